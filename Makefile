@@ -1,0 +1,80 @@
+# Spielleitung: the two commands are `make run` and `make test` (see README).
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+PG_URL ?= postgres://postgres@127.0.0.1:5432/spielleitung
+TEST_ENV := DJANGO_SECRET_KEY=test-only-secret-key DJANGO_DEBUG=0
+RUN_ENV = DJANGO_SECRET_KEY="$$(cat var/secret_key)" DJANGO_DEBUG=0
+
+.PHONY: run install test lint types pytest-postgres pytest-sqlite pytest-browser postgres chromium bench messages clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+$(VENV)/.installed: requirements.txt | $(BIN)/python
+	$(BIN)/pip install --quiet -r requirements.txt
+	touch $@
+
+$(VENV)/.installed-dev: requirements.txt requirements-dev.txt | $(BIN)/python
+	$(BIN)/pip install --quiet -r requirements-dev.txt
+	touch $@ $(VENV)/.installed
+
+var/secret_key:
+	mkdir -p var
+	$(PYTHON) -c "import secrets; print(secrets.token_urlsafe(50))" > $@
+	chmod 600 $@
+
+install: $(VENV)/.installed var/secret_key
+
+## make run: install, migrate the SQLite default, load the demo, serve with gunicorn.
+run: install
+	$(RUN_ENV) $(BIN)/python manage.py migrate --no-input
+	$(RUN_ENV) $(BIN)/python manage.py collectstatic --no-input --verbosity 0
+	$(RUN_ENV) $(BIN)/python manage.py load_demo
+	@echo ""
+	@echo "  Spielleitung is running at http://$(HOST):$(PORT)/"
+	@echo "  Log in as  demo / demo-password  (organiser of the demo tournament)"
+	@echo "  Stop with Ctrl+C."
+	@echo ""
+	$(RUN_ENV) DJANGO_ALLOWED_HOSTS="$(HOST),localhost" $(BIN)/gunicorn config.wsgi \
+		--bind $(HOST):$(PORT) --workers 2 --access-logfile - --log-level warning
+
+## make test: lint, types, the suite on PostgreSQL, a smoke run on SQLite, browser tests.
+test: $(VENV)/.installed-dev postgres chromium lint types pytest-postgres pytest-sqlite pytest-browser
+
+lint: $(VENV)/.installed-dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+types: $(VENV)/.installed-dev
+	$(BIN)/mypy
+
+postgres:
+	@pg_isready -q -h 127.0.0.1 -p 5432 || pg_ctlcluster --skip-systemctl-redirect $$(ls /etc/postgresql) main start
+	@for i in $$(seq 1 30); do pg_isready -q -h 127.0.0.1 -p 5432 && exit 0; sleep 1; done; echo "PostgreSQL did not start"; exit 1
+
+chromium:
+	@command -v /usr/bin/chromium >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null)
+
+pytest-postgres: $(VENV)/.installed-dev postgres
+	$(TEST_ENV) DATABASE_URL=$(PG_URL) $(BIN)/pytest -q -m "not browser" -n 2
+
+pytest-sqlite: $(VENV)/.installed-dev
+	$(TEST_ENV) DATABASE_URL=sqlite:///var/test-smoke.sqlite3 $(BIN)/pytest -q -m "core and not browser and not postgres_only"
+
+pytest-browser: $(VENV)/.installed-dev postgres chromium
+	$(TEST_ENV) DATABASE_URL=$(PG_URL) DJANGO_ALLOW_ASYNC_UNSAFE=true $(BIN)/pytest -q -m browser
+
+bench: $(VENV)/.installed-dev postgres
+	$(TEST_ENV) DATABASE_URL=$(PG_URL) $(BIN)/python bench/run.py
+
+messages: $(VENV)/.installed-dev
+	$(BIN)/python manage.py makemessages -l de -l it --no-obsolete --ignore=.venv --ignore=var
+	$(BIN)/python manage.py compilemessages --ignore=.venv
+
+clean:
+	rm -rf $(VENV) var/staticfiles var/test-*.sqlite3

@@ -1,0 +1,58 @@
+"""Shared fixtures: users with each role, tournaments of a given size."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from tournament import enums
+from tournament.tests.factories import PlayerFactory, StaffRoleFactory, TournamentFactory
+
+ROLES = [enums.Role.ORGANISER, enums.Role.DESK, enums.Role.REFEREE]
+
+
+@pytest.fixture
+def tournament(db):  # type: ignore[no-untyped-def]
+    return TournamentFactory()
+
+
+@pytest.fixture
+def make_user(db) -> Callable[..., object]:  # type: ignore[no-untyped-def]
+    counter = iter(range(1, 10_000))
+
+    def make(username: str | None = None, **extra: object) -> object:
+        name = username or f"user{next(counter)}"
+        return get_user_model().objects.create_user(username=name, password="pw-for-tests-123", **extra)
+
+    return make
+
+
+@pytest.fixture
+def staff_user(make_user):  # type: ignore[no-untyped-def]
+    """staff_user(tournament, role) -> a user holding that role in the tournament."""
+
+    def make(tournament, role: str):  # type: ignore[no-untyped-def]
+        user = make_user(f"{role}-{tournament.pk}-{get_user_model().objects.count()}")
+        StaffRoleFactory(tournament=tournament, user=user, role=role)
+        return user
+
+    return make
+
+
+@pytest.fixture
+def desk_client(client, tournament, staff_user):  # type: ignore[no-untyped-def]
+    client.force_login(staff_user(tournament, enums.Role.DESK))
+    return client
+
+
+@pytest.fixture
+def organiser_client(client, tournament, staff_user):  # type: ignore[no-untyped-def]
+    client.force_login(staff_user(tournament, enums.Role.ORGANISER))
+    return client
+
+
+@pytest.fixture
+def players(tournament):  # type: ignore[no-untyped-def]
+    return PlayerFactory.create_batch(5, tournament=tournament)

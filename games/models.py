@@ -1,0 +1,75 @@
+"""One game at a table and its scores.
+
+A game is never edited in place: an undo marks it voided, a correction is a
+new game that supersedes the old one. ``idempotency_key`` makes a retried
+submission from a tablet record the game once.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+
+class GameStatus(models.TextChoices):
+    VALID = "valid", _("Valid")
+    VOIDED = "voided", _("Undone")
+    SUPERSEDED = "superseded", _("Corrected")
+
+
+class Game(models.Model):
+    table = models.ForeignKey("tournament.Table", on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=20, choices=GameStatus.choices, default=GameStatus.VALID)
+    winner = models.ForeignKey(
+        "tournament.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="games_won"
+    )
+    loser = models.ForeignKey(
+        "tournament.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="games_lost"
+    )
+    dealer_position = models.PositiveSmallIntegerField(null=True, blank=True)
+    idempotency_key = models.CharField(max_length=64, null=True, blank=True, unique=True)
+    supersedes = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="superseded_by"
+    )
+    entered_at = models.DateTimeField(auto_now_add=True)
+    entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    voided_at = models.DateTimeField(null=True, blank=True)
+    voided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+        ordering = ["table", "number", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "number"], condition=Q(status="valid"), name="one_valid_game_per_number"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} – {_('game')} {self.number}"
+
+
+class GameScore(models.Model):
+    """Points of one player in one game; ``hand`` keeps the calculator's cards."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="scores")
+    player = models.ForeignKey("tournament.Player", on_delete=models.PROTECT, related_name="scores")
+    points = models.IntegerField(default=0)
+    hand = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        verbose_name = _("score")
+        verbose_name_plural = _("scores")
+        constraints = [
+            models.UniqueConstraint(fields=["game", "player"], name="score_unique_per_player"),
+            models.CheckConstraint(condition=Q(points__gte=0), name="score_points_not_negative"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.points}"

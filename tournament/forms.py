@@ -1,0 +1,185 @@
+"""Forms bind and clean input; services decide and write."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from tournament import enums
+from tournament.models import Tournament
+from tournament.services import WindowInput
+
+DEFAULT_CHECKLIST = "\n".join(["Diving licence (OWD)", "Medical certificate", "Entry fee paid", "Own deck checked"])
+WINDOW_SLOTS = 3
+MAX_CSV_BYTES = 1_000_000
+
+
+class DateTimeLocalInput(forms.DateTimeInput):
+    input_type = "datetime-local"
+
+    def __init__(self) -> None:
+        super().__init__(format="%Y-%m-%dT%H:%M")
+
+
+class TournamentCreateForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=200)
+    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
+    game = forms.ChoiceField(label=_("Game"), choices=enums.Game.choices)
+    format = forms.ChoiceField(label=_("Format"), choices=enums.Format.choices)
+    capacity = forms.IntegerField(label=_("Capacity (players)"), min_value=3, max_value=5000, initial=50)
+    entry_fee = forms.DecimalField(
+        label=_("Entry fee (€)"), min_value=Decimal("0"), max_digits=8, decimal_places=2, initial=Decimal("0")
+    )
+    checklist = forms.CharField(
+        label=_("Eligibility checklist (one item per line)"),
+        widget=forms.Textarea(attrs={"rows": 5}),
+        required=False,
+        initial=DEFAULT_CHECKLIST,
+    )
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        for slot in range(1, WINDOW_SLOTS + 1):
+            required = False
+            self.fields[f"window_{slot}_opens"] = forms.DateTimeField(
+                label=_("Registration window %(n)d opens") % {"n": slot},
+                required=required,
+                widget=DateTimeLocalInput(),
+            )
+            self.fields[f"window_{slot}_closes"] = forms.DateTimeField(
+                label=_("closes"), required=required, widget=DateTimeLocalInput()
+            )
+
+    def window_fields(self) -> list[tuple[forms.BoundField, forms.BoundField]]:
+        return [(self[f"window_{n}_opens"], self[f"window_{n}_closes"]) for n in range(1, WINDOW_SLOTS + 1)]
+
+    def clean(self) -> dict[str, object]:
+        data = super().clean() or {}
+        game, fmt = data.get("game"), data.get("format")
+        if game == enums.Game.SCHOCKEN and fmt and fmt != enums.Format.LIFE_BANDS:
+            self.add_error("format", _("Schocken is played with life bands and chips."))
+        if game == enums.Game.UNO and fmt == enums.Format.LIFE_BANDS:
+            self.add_error("format", _("Life bands and chips are a Schocken format."))
+        for slot in range(1, WINDOW_SLOTS + 1):
+            opens, closes = data.get(f"window_{slot}_opens"), data.get(f"window_{slot}_closes")
+            if bool(opens) != bool(closes):
+                self.add_error(f"window_{slot}_closes", _("Give both the opening and the closing time."))
+            elif opens and closes and closes <= opens:
+                self.add_error(f"window_{slot}_closes", _("A registration window must close after it opens."))
+        return data
+
+    def windows(self) -> list[WindowInput]:
+        result = []
+        for slot in range(1, WINDOW_SLOTS + 1):
+            opens = self.cleaned_data.get(f"window_{slot}_opens")
+            closes = self.cleaned_data.get(f"window_{slot}_closes")
+            if opens and closes:
+                result.append(WindowInput(opens_at=opens, closes_at=closes))
+        return result
+
+    def checklist_labels(self) -> list[str]:
+        return [line.strip() for line in self.cleaned_data.get("checklist", "").splitlines() if line.strip()]
+
+
+class TournamentSettingsForm(forms.ModelForm):
+    class Meta:
+        model = Tournament
+        fields = [
+            "name",
+            "date",
+            "venue",
+            "capacity",
+            "entry_fee",
+            "table_size",
+            "table_size_max",
+            "keep_clubs_apart",
+            "auto_advance",
+            "wins_needed",
+            "wins_needed_large_table",
+            "final_size",
+            "final_points_target",
+            "life_bands",
+            "chips_per_table",
+            "chips_grand_final",
+            "sharp_play_minutes",
+            "rounds_planned",
+            "games_per_round",
+            "round_time_limit_minutes",
+            "display_rotation_seconds",
+        ]
+        widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
+
+    def clean(self) -> dict[str, object]:
+        data = super().clean() or {}
+        size, largest = data.get("table_size"), data.get("table_size_max")
+        if isinstance(size, int) and isinstance(largest, int) and largest < size:
+            self.add_error("table_size_max", _("The largest table size cannot be below the preferred size."))
+        return data
+
+
+class PlayerForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=120)
+    club = forms.CharField(label=_("Club"), max_length=120, required=False)
+    contact = forms.CharField(label=_("Contact (phone or e-mail)"), max_length=200, required=False)
+    confirm_same_name = forms.BooleanField(required=False, widget=forms.HiddenInput)
+    confirm_outside_window = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+
+class CsvImportForm(forms.Form):
+    file = forms.FileField(label=_("CSV file (name, club, contact)"))
+    skip_bad_rows = forms.BooleanField(label=_("Import only the good rows"), required=False)
+
+    def clean_file(self) -> str:
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_CSV_BYTES:
+            raise forms.ValidationError(_("The file is larger than 1 MB."))
+        raw = upload.read()
+        for encoding in ("utf-8-sig", "cp1252"):
+            try:
+                return str(raw.decode(encoding))
+            except UnicodeDecodeError:
+                continue
+        raise forms.ValidationError(_("The file is not a text (CSV) file."))
+
+
+class CsvTextForm(forms.Form):
+    """The second step of an import with bad rows: the checked text is posted back."""
+
+    text = forms.CharField(widget=forms.HiddenInput)
+    skip_bad_rows = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+
+class StaffForm(forms.Form):
+    username = forms.CharField(label=_("User name"), max_length=150)
+    role = forms.ChoiceField(label=_("Role"), choices=enums.Role.choices)
+    password = forms.CharField(
+        label=_("Password (only for a new user)"),
+        required=False,
+        widget=forms.PasswordInput(render_value=False),
+    )
+
+
+class ChecklistItemForm(forms.Form):
+    label = forms.CharField(label=_("New checklist item"), max_length=120)
+    returnable = forms.BooleanField(label=_("Handed back at the end (equipment)"), required=False)
+
+
+class WindowForm(forms.Form):
+    opens_at = forms.DateTimeField(label=_("Opens"), widget=DateTimeLocalInput())
+    closes_at = forms.DateTimeField(label=_("Closes"), widget=DateTimeLocalInput())
+
+    def clean(self) -> dict[str, object]:
+        data = super().clean() or {}
+        opens, closes = data.get("opens_at"), data.get("closes_at")
+        if opens and closes and closes <= opens:  # type: ignore[operator]
+            self.add_error("closes_at", _("A registration window must close after it opens."))
+        return data
+
+
+class DrawForm(forms.Form):
+    seed = forms.IntegerField(
+        label=_("Seed (leave empty for a new random draw)"), required=False, min_value=0, max_value=2**62
+    )

@@ -1,0 +1,401 @@
+"""The tournament's data: who plays, where, in which round, who advances.
+
+Writes go through ``tournament.services``; reads used by views through
+``tournament.selectors``. Models carry constraints that hold even when two
+desk tablets write at the same moment (unique start numbers, one live
+check-in per player).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from games.rules.uno import STANDARD_SCORING
+from tournament import enums
+
+
+def default_scoring_table() -> dict[str, int]:
+    return dict(STANDARD_SCORING)
+
+
+class Tournament(models.Model):
+    """One event with its format and every setting the rules leave open."""
+
+    name = models.CharField(_("name"), max_length=200)
+    date = models.DateField(_("date"))
+    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    game = models.CharField(_("game"), max_length=20, choices=enums.Game.choices)
+    format = models.CharField(_("format"), max_length=20, choices=enums.Format.choices)
+    status = models.CharField(
+        _("status"),
+        max_length=20,
+        choices=enums.TournamentStatus.choices,
+        default=enums.TournamentStatus.REGISTRATION,
+    )
+    capacity = models.PositiveIntegerField(
+        _("capacity"), default=50, validators=[MinValueValidator(3), MaxValueValidator(5000)]
+    )
+    entry_fee = models.DecimalField(
+        _("entry fee (€)"),
+        max_digits=8,
+        decimal_places=2,
+        default=Decimal("0"),
+        validators=[MinValueValidator(Decimal("0"))],
+    )
+
+    # Table settings (all formats).
+    table_size = models.PositiveSmallIntegerField(
+        _("preferred table size"), default=3, validators=[MinValueValidator(2), MaxValueValidator(8)]
+    )
+    table_size_max = models.PositiveSmallIntegerField(
+        _("largest table size"), default=4, validators=[MinValueValidator(2), MaxValueValidator(8)]
+    )
+    keep_clubs_apart = models.BooleanField(_("keep players of one club apart in round 1"), default=False)
+    auto_advance = models.BooleanField(_("generate the next round automatically"), default=False)
+
+    # Knockout (format A).
+    wins_needed = models.PositiveSmallIntegerField(
+        _("games to win a table"), default=3, validators=[MinValueValidator(1), MaxValueValidator(20)]
+    )
+    wins_needed_large_table = models.PositiveSmallIntegerField(
+        _("games to win a table of the largest size"),
+        default=2,
+        validators=[MinValueValidator(1), MaxValueValidator(20)],
+    )
+    final_size = models.PositiveSmallIntegerField(
+        _("players in the final"), default=3, validators=[MinValueValidator(2), MaxValueValidator(8)]
+    )
+    final_points_target = models.PositiveIntegerField(
+        _("points target of the final"), default=500, validators=[MinValueValidator(1)]
+    )
+
+    # Life bands and chips (format B).
+    life_bands = models.PositiveSmallIntegerField(
+        _("life bands per player"), default=2, validators=[MinValueValidator(1), MaxValueValidator(5)]
+    )
+    chips_per_table = models.PositiveSmallIntegerField(
+        _("chips per table"), default=2, validators=[MinValueValidator(1), MaxValueValidator(10)]
+    )
+    chips_grand_final = models.PositiveSmallIntegerField(
+        _("chips in the grand final"), default=3, validators=[MinValueValidator(1), MaxValueValidator(10)]
+    )
+    sharp_play_minutes = models.PositiveSmallIntegerField(
+        _("minutes until sharp play"), default=15, validators=[MinValueValidator(1)]
+    )
+
+    # Points (format C) and card scoring for every UNO format.
+    scoring_table = models.JSONField(_("card scoring table"), default=default_scoring_table)
+    rounds_planned = models.PositiveSmallIntegerField(
+        _("number of rounds"), default=4, validators=[MinValueValidator(1), MaxValueValidator(50)]
+    )
+    games_per_round = models.PositiveSmallIntegerField(
+        _("games per table in a round"), default=3, validators=[MinValueValidator(1), MaxValueValidator(50)]
+    )
+    round_time_limit_minutes = models.PositiveSmallIntegerField(
+        _("time limit of a round (minutes)"), null=True, blank=True
+    )
+
+    display_rotation_seconds = models.PositiveSmallIntegerField(
+        _("projector: seconds per view"), default=15, validators=[MinValueValidator(3)]
+    )
+
+    # Bumped by every write; public pages derive their ETag from it.
+    version = models.PositiveBigIntegerField(default=1, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+        ordering = ["-date", "name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(table_size_max__gte=models.F("table_size")),
+                name="tournament_table_size_max_gte_preferred",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.date:%Y-%m-%d})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournament:desk", args=[self.pk])
+
+    @property
+    def play_started(self) -> bool:
+        return self.status in {enums.TournamentStatus.RUNNING, enums.TournamentStatus.FINISHED}
+
+
+class RegistrationWindow(models.Model):
+    """A time span in which the desk takes registrations (several per event)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="registration_windows")
+    opens_at = models.DateTimeField(_("opens"))
+    closes_at = models.DateTimeField(_("closes"))
+
+    class Meta:
+        verbose_name = _("registration window")
+        verbose_name_plural = _("registration windows")
+        ordering = ["opens_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(closes_at__gt=models.F("opens_at")), name="registration_window_closes_after_opening"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.opens_at:%Y-%m-%d %H:%M} – {self.closes_at:%H:%M}"
+
+
+class ChecklistItem(models.Model):
+    """One eligibility check at the desk (licence, certificate, fee, own deck)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="checklist_items")
+    label = models.CharField(_("label"), max_length=120)
+    position = models.PositiveSmallIntegerField(default=0)
+    # Equipment the desk keeps during play (own deck) is ticked again when returned.
+    returnable = models.BooleanField(_("handed back at the end"), default=False)
+
+    class Meta:
+        verbose_name = _("checklist item")
+        verbose_name_plural = _("checklist items")
+        ordering = ["position", "pk"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "label"], name="checklist_label_unique")]
+
+    def __str__(self) -> str:
+        return self.label
+
+
+class StaffRole(models.Model):
+    """A user's role in one tournament; roles are per tournament."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="staff")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_roles")
+    role = models.CharField(_("role"), max_length=20, choices=enums.Role.choices)
+
+    class Meta:
+        verbose_name = _("staff role")
+        verbose_name_plural = _("staff roles")
+        ordering = ["role", "user__username"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "user", "role"], name="staff_role_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.user} – {self.get_role_display()}"
+
+
+class Player(models.Model):
+    """A registered participant. The start number is drawn by lot at check-in."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(_("name"), max_length=120)
+    club = models.CharField(_("club"), max_length=120, blank=True)
+    contact = models.CharField(_("contact"), max_length=200, blank=True)
+    status = models.CharField(
+        _("status"), max_length=20, choices=enums.PlayerStatus.choices, default=enums.PlayerStatus.REGISTERED
+    )
+    start_number = models.PositiveIntegerField(_("start number"), null=True, blank=True)
+    registered_at = models.DateTimeField(auto_now_add=True)
+    status_changed_at = models.DateTimeField(auto_now_add=True)
+    # Case- and space-folded name, to warn about a second registration of one person.
+    name_key = models.CharField(max_length=120, db_index=True, editable=False)
+
+    class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        ordering = ["name", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "start_number"], name="player_start_number_unique"),
+        ]
+        indexes = [models.Index(fields=["tournament", "status"])]
+
+    def __str__(self) -> str:
+        if self.start_number:
+            return f"{self.start_number} {self.name}"
+        return self.name
+
+
+class PlayerCheck(models.Model):
+    """A ticked checklist item for one player, with who ticked it and when."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="checks")
+    item = models.ForeignKey(ChecklistItem, on_delete=models.CASCADE, related_name="checks")
+    checked_at = models.DateTimeField(auto_now_add=True)
+    checked_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    returned_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("ticked checklist item")
+        verbose_name_plural = _("ticked checklist items")
+        constraints = [models.UniqueConstraint(fields=["player", "item"], name="player_check_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.item}"
+
+
+class CheckIn(models.Model):
+    """A player's check-in. At most one live check-in per player (constraint).
+
+    ``override`` records that the player was checked in with open checklist
+    items, by whom and when; ``open_items`` keeps the labels that were open.
+    """
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="check_ins")
+    checked_in_at = models.DateTimeField(auto_now_add=True)
+    checked_in_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    override = models.BooleanField(default=False)
+    open_items = models.JSONField(default=list, blank=True)
+    cancelled_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("check-in")
+        verbose_name_plural = _("check-ins")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player"], condition=Q(cancelled_at__isnull=True), name="one_live_check_in_per_player"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} @ {self.checked_in_at:%H:%M}"
+
+
+class StartNumberDraw(models.Model):
+    """A draw of start numbers by lot: the seed and algorithm recompute it."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="draws")
+    seed = models.BigIntegerField()
+    algorithm = models.CharField(max_length=40)
+    drawn_at = models.DateTimeField(auto_now_add=True)
+    drawn_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    # [[player_id, start_number], ...] in start-number order, as drawn.
+    result = models.JSONField(default=list)
+
+    class Meta:
+        verbose_name = _("start-number draw")
+        verbose_name_plural = _("start-number draws")
+        ordering = ["-drawn_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} seed {self.seed}"
+
+
+class Round(models.Model):
+    """A round of play in one stage; its seating seed and algorithm are stored."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    stage = models.CharField(max_length=20, choices=enums.Stage.choices, default=enums.Stage.MAIN)
+    status = models.CharField(max_length=20, choices=enums.RoundStatus.choices, default=enums.RoundStatus.PLANNED)
+    seed = models.BigIntegerField(null=True, blank=True)
+    seating_algorithm = models.CharField(max_length=40, blank=True)
+    seating_note = models.TextField(blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+        ordering = ["tournament", "number"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="round_number_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.get_stage_display()} {self.number}"
+
+
+class Table(models.Model):
+    """A table of one round. ``version`` is bumped by every result so a tablet
+    with a stale view is refused instead of overwriting a newer entry."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=20, choices=enums.TableStatus.choices, default=enums.TableStatus.PLAYING)
+    first_dealer_position = models.PositiveSmallIntegerField(null=True, blank=True)
+    wins_needed = models.PositiveSmallIntegerField(null=True, blank=True)
+    points_target = models.PositiveIntegerField(null=True, blank=True)
+    chips_per_player = models.PositiveSmallIntegerField(null=True, blank=True)
+    is_duel = models.BooleanField(default=False)
+    version = models.PositiveIntegerField(default=1)
+    started_at = models.DateTimeField(null=True, blank=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        ordering = ["round", "number"]
+        constraints = [models.UniqueConstraint(fields=["round", "number"], name="table_number_unique_in_round")]
+
+    def __str__(self) -> str:
+        return f"{self.round} – {_('table')} {self.number}"
+
+
+class Seat(models.Model):
+    """A player's seat at a table, in seat order; ``place`` once decided."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    place = models.PositiveSmallIntegerField(null=True, blank=True)
+    advances = models.BooleanField(null=True, blank=True)
+    out_order = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        ordering = ["table", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="seat_position_unique"),
+            models.UniqueConstraint(fields=["table", "player"], name="seat_player_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table}: {self.position + 1} {self.player}"
+
+
+class LedgerEntry(models.Model):
+    """Chips and life bands move only through entries of this ledger."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="ledger")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ledger")
+    table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.CASCADE, related_name="ledger")
+    game = models.ForeignKey("games.Game", null=True, blank=True, on_delete=models.CASCADE, related_name="ledger")
+    kind = models.CharField(max_length=20, choices=enums.LedgerKind.choices)
+    chips = models.SmallIntegerField(default=0)
+    bands = models.SmallIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        verbose_name = _("chip and life-band entry")
+        verbose_name_plural = _("chip and life-band ledger")
+        ordering = ["created_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.get_kind_display()} ({self.chips:+d} / {self.bands:+d})"
+
+
+class AuditEntry(models.Model):
+    """Who did what and when; written by every service."""
+
+    tournament = models.ForeignKey(Tournament, null=True, on_delete=models.CASCADE, related_name="audit")
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    action = models.CharField(max_length=60)
+    detail = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("audit entry")
+        verbose_name_plural = _("audit entries")
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.created_at:%H:%M:%S} {self.action}"

@@ -1,0 +1,311 @@
+"""Registration desk: register, check in, withdraw, draw start numbers, print."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import urlencode
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from tournament import enums, selectors, services
+from tournament.forms import CsvImportForm, CsvTextForm, DrawForm, PlayerForm, TournamentCreateForm
+from tournament.http import HtmxHttpRequest
+from tournament.models import Tournament
+from tournament.permissions import tournament_role
+
+
+@require_GET
+@login_required
+def home(request: HtmxHttpRequest) -> HttpResponse:
+    tournaments = list(selectors.tournaments_for(request.user))
+    return render(request, "tournament/home.html", {"tournaments": tournaments})
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def tournament_create(request: HtmxHttpRequest) -> HttpResponse:
+    form = TournamentCreateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            tournament = services.create_tournament(
+                actor=request.user,
+                name=data["name"],
+                date=data["date"],
+                venue=data["venue"],
+                game=data["game"],
+                format=data["format"],
+                capacity=data["capacity"],
+                entry_fee=data["entry_fee"],
+                checklist=form.checklist_labels(),
+                windows=form.windows(),
+            )
+        except services.ServiceError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, _("Tournament “%(name)s” created.") % {"name": tournament.name})
+            return redirect("tournament:desk", tournament.pk)
+    return render(request, "tournament/tournament_create.html", {"form": form})
+
+
+def _desk_context(tournament: Tournament) -> dict[str, object]:
+    return {
+        "tournament": tournament,
+        "counters": selectors.desk_counters(tournament),
+        "draw": selectors.latest_draw(tournament),
+        "windows": list(tournament.registration_windows.all()),
+        "waiting": selectors.waiting_list(tournament),
+    }
+
+
+@require_GET
+@tournament_role(enums.Role.DESK)
+def desk(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
+    context = _desk_context(tournament) | {"form": PlayerForm()}
+    return render(request, "tournament/desk.html", context)
+
+
+@require_POST
+@tournament_role(enums.Role.DESK)
+def register(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
+    form = PlayerForm(request.POST)
+    confirm: str | None = None
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            registration = services.register_player(
+                tournament=tournament,
+                actor=request.user,
+                name=data["name"],
+                club=data["club"],
+                contact=data["contact"],
+                confirm_same_name=data["confirm_same_name"],
+                confirm_outside_window=data["confirm_outside_window"],
+            )
+        except services.NeedsConfirmation as error:
+            confirm = error.message
+            # The next submit of this form confirms what was asked.
+            form = PlayerForm(initial={**data, **_confirm_flags(error, data)})
+        except services.ServiceError as error:
+            form.add_error(None, error.message)
+        else:
+            player = registration.player
+            if registration.waitlisted:
+                messages.warning(
+                    request,
+                    _("The tournament is full: %(name)s is on the waiting list and moves up when a place frees.")
+                    % {"name": player.name},
+                )
+            else:
+                messages.success(request, _("%(name)s registered.") % {"name": player.name})
+            return redirect("tournament:desk", tournament.pk)
+    context = _desk_context(tournament) | {"form": form, "confirm": confirm}
+    return render(request, "tournament/desk.html", context, status=200 if confirm else 422)
+
+
+def _confirm_flags(error: services.NeedsConfirmation, data: dict[str, object]) -> dict[str, bool]:
+    """Which confirmation the user is being asked for, plus those already given."""
+    return {
+        "confirm_same_name": bool(data["confirm_same_name"]) or error.kind == "same_name",
+        "confirm_outside_window": bool(data["confirm_outside_window"]) or error.kind == "outside_window",
+    }
+
+
+@require_http_methods(["GET", "POST"])
+@tournament_role(enums.Role.DESK)
+def import_players(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
+    """Upload a CSV; with bad rows show every one with its line and import
+    nothing, or import only the good rows when the user chooses so."""
+    report = None
+    text = ""
+    form = CsvImportForm()
+    if request.method == "POST":
+        if "text" in request.POST:  # second step: the user chose to import the good rows
+            text_form = CsvTextForm(request.POST)
+            if text_form.is_valid():
+                text = text_form.cleaned_data["text"]
+                report = services.import_players_csv(
+                    tournament=tournament, actor=request.user, text=text, skip_bad_rows=True
+                )
+        else:
+            form = CsvImportForm(request.POST, request.FILES)
+            if form.is_valid():
+                text = form.cleaned_data["file"]
+                report = services.import_players_csv(
+                    tournament=tournament,
+                    actor=request.user,
+                    text=text,
+                    skip_bad_rows=form.cleaned_data["skip_bad_rows"],
+                )
+        if report is not None and report.applied:
+            message = _("%(count)d players imported.") % {"count": report.imported}
+            if report.waitlisted:
+                message += " " + _("%(count)d of them are on the waiting list (capacity reached).") % {
+                    "count": report.waitlisted
+                }
+            if report.errors:
+                message += " " + _("Skipped lines: %(lines)s.") % {"lines": ", ".join(map(str, report.bad_lines))}
+            messages.success(request, message)
+            return redirect("tournament:desk", tournament.pk)
+    context = {"tournament": tournament, "form": form, "report": report, "text": text}
+    return render(request, "tournament/import.html", context, status=422 if report else 200)
+
+
+@require_GET
+@tournament_role(enums.Role.DESK)
+def check_in_screen(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
+    query = request.GET.get("q", "")
+    players, total = selectors.search_players(tournament, query)
+    context = {
+        "tournament": tournament,
+        "players": players,
+        "total": total,
+        "query": query,
+        "items": list(tournament.checklist_items.all()),
+        "counters": selectors.desk_counters(tournament),
+    }
+    if request.htmx and request.htmx.target == "player-list":
+        return render(request, "tournament/check_in.html#player-list", context)
+    return render(request, "tournament/check_in.html", context)
+
+
+def _row_response(
+    request: HtmxHttpRequest, tournament: Tournament, player_id: int, *, error: str = "", confirm: str = ""
+) -> HttpResponse:
+    """After an action: the player's row for htmx, else back to the list."""
+    if request.htmx:
+        context = {
+            "tournament": tournament,
+            "player": selectors.desk_player(tournament, player_id),
+            "items": list(tournament.checklist_items.all()),
+            "row_error": error,
+            "row_confirm": confirm,
+            "counters": selectors.desk_counters(tournament),
+            "oob_counters": True,
+        }
+        return render(request, "tournament/check_in.html#player-row", context)
+    if error or confirm:
+        messages.error(request, error or confirm)
+    query = request.POST.get("q", "")
+    url = reverse("tournament:check_in", args=[tournament.pk])
+    return redirect(f"{url}?{urlencode({'q': query})}" if query else url)
+
+
+@require_POST
+@tournament_role(enums.Role.DESK)
+def toggle_check(request: HtmxHttpRequest, tournament: Tournament, player_id: int, item_id: int) -> HttpResponse:
+    try:
+        services.set_check(
+            tournament=tournament,
+            actor=request.user,
+            player_id=player_id,
+            item_id=item_id,
+            done=request.POST.get("done") == "1",
+        )
+    except services.ServiceError as error:
+        return _row_response(request, tournament, player_id, error=error.message)
+    return _row_response(request, tournament, player_id)
+
+
+@require_POST
+@tournament_role(enums.Role.DESK)
+def check_in(request: HtmxHttpRequest, tournament: Tournament, player_id: int) -> HttpResponse:
+    override = request.POST.get("override") == "1"
+    try:
+        result = services.check_in_player(
+            tournament=tournament, actor=request.user, player_id=player_id, override=override
+        )
+    except services.NeedsConfirmation as error:
+        return _row_response(request, tournament, player_id, confirm=error.message)
+    except services.ServiceError as error:
+        return _row_response(request, tournament, player_id, error=error.message)
+    if not request.htmx:
+        text = _("%(name)s checked in.") % {"name": result.player.name}
+        if result.start_number_assigned:
+            text += " " + _("Start number %(number)d.") % {"number": result.player.start_number}
+        messages.success(request, text)
+    return _row_response(request, tournament, player_id)
+
+
+def _player_action(action: str) -> object:
+    service = {
+        "withdraw": services.withdraw_player,
+        "no_show": services.mark_no_show,
+        "reinstate": services.reinstate_player,
+        "undo_check_in": services.undo_check_in,
+    }[action]
+
+    @require_POST
+    @tournament_role(enums.Role.DESK)
+    def view(request: HtmxHttpRequest, tournament: Tournament, player_id: int) -> HttpResponse:
+        try:
+            service(tournament=tournament, actor=request.user, player_id=player_id)
+        except services.ServiceError as error:
+            return _row_response(request, tournament, player_id, error=error.message)
+        return _row_response(request, tournament, player_id)
+
+    view.__name__ = action
+    return view
+
+
+withdraw = _player_action("withdraw")
+no_show = _player_action("no_show")
+reinstate = _player_action("reinstate")
+undo_check_in = _player_action("undo_check_in")
+
+
+@require_http_methods(["GET", "POST"])
+@tournament_role(enums.Role.DESK)
+def draw(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
+    form = DrawForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            result = services.draw_start_numbers(
+                tournament=tournament, actor=request.user, seed=form.cleaned_data["seed"]
+            )
+        except services.ServiceError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(
+                request,
+                _("Start numbers drawn for %(count)d players (seed %(seed)d).")
+                % {"count": len(result.result), "seed": result.seed},
+            )
+            url = reverse("tournament:draw", args=[tournament.pk])
+            if request.htmx:
+                return HttpResponseClientRedirect(url)
+            return redirect(url)
+    context = {
+        "tournament": tournament,
+        "form": form,
+        "draw": selectors.latest_draw(tournament),
+        "players": selectors.draw_result(tournament),
+        "counters": selectors.desk_counters(tournament),
+    }
+    status = 422 if form.errors else 200
+    return render(request, "tournament/draw.html", context, status=status)
+
+
+@require_GET
+@tournament_role(enums.Role.DESK)
+def print_cards(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
+    players = selectors.players_for_print(tournament, checked_in_only=True)
+    return render(request, "tournament/print_cards.html", {"tournament": tournament, "players": players})
+
+
+@require_GET
+@tournament_role(enums.Role.DESK)
+def print_players(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
+    players = selectors.all_players(tournament)
+    context = {
+        "tournament": tournament,
+        "players": players,
+        "items": list(tournament.checklist_items.all()),
+        "counters": selectors.desk_counters(tournament),
+    }
+    return render(request, "tournament/print_players.html", context)

@@ -1,0 +1,132 @@
+"""Organiser: tournament settings, checklist, registration windows, staff."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from tournament import enums, selectors, services
+from tournament.forms import ChecklistItemForm, StaffForm, TournamentSettingsForm, WindowForm
+from tournament.http import HtmxHttpRequest
+from tournament.models import Tournament
+from tournament.permissions import tournament_role
+
+
+def _settings_context(tournament: Tournament, **forms: object) -> dict[str, object]:
+    return {
+        "tournament": tournament,
+        "form": forms.get("form") or TournamentSettingsForm(instance=tournament),
+        "item_form": forms.get("item_form") or ChecklistItemForm(),
+        "window_form": forms.get("window_form") or WindowForm(),
+        "items": list(tournament.checklist_items.all()),
+        "windows": list(tournament.registration_windows.all()),
+    }
+
+
+@require_http_methods(["GET", "POST"])
+@tournament_role(enums.Role.ORGANISER)
+def tournament_settings(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
+    if request.method == "POST":
+        # Bind a copy so a refused save does not leave half-applied values on the instance.
+        form = TournamentSettingsForm(request.POST, instance=Tournament.objects.get(pk=tournament.pk))
+        if form.is_valid():
+            values = {name: form.cleaned_data[name] for name in form.changed_data}
+            try:
+                services.update_tournament(tournament=tournament, actor=request.user, **values)
+            except services.ServiceError as error:
+                form.add_error(None, error.message)
+            else:
+                messages.success(request, _("Settings saved."))
+                return redirect("tournament:settings", tournament.pk)
+        return render(request, "tournament/settings.html", _settings_context(tournament, form=form), status=422)
+    return render(request, "tournament/settings.html", _settings_context(tournament))
+
+
+@require_POST
+@tournament_role(enums.Role.ORGANISER)
+def add_checklist_item(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
+    form = ChecklistItemForm(request.POST)
+    if form.is_valid():
+        try:
+            services.add_checklist_item(
+                tournament=tournament,
+                actor=request.user,
+                label=form.cleaned_data["label"],
+                returnable=form.cleaned_data["returnable"],
+            )
+        except services.ServiceError as error:
+            form.add_error("label", error.message)
+        else:
+            messages.success(request, _("Checklist item added."))
+            return redirect("tournament:settings", tournament.pk)
+    return render(request, "tournament/settings.html", _settings_context(tournament, item_form=form), status=422)
+
+
+@require_POST
+@tournament_role(enums.Role.ORGANISER)
+def remove_checklist_item(request: HtmxHttpRequest, tournament: Tournament, item_id: int) -> HttpResponse:
+    try:
+        services.remove_checklist_item(tournament=tournament, actor=request.user, item_id=item_id)
+    except services.ServiceError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("Checklist item removed."))
+    return redirect("tournament:settings", tournament.pk)
+
+
+@require_POST
+@tournament_role(enums.Role.ORGANISER)
+def add_window(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
+    form = WindowForm(request.POST)
+    if form.is_valid():
+        try:
+            services.add_registration_window(
+                tournament=tournament,
+                actor=request.user,
+                opens_at=form.cleaned_data["opens_at"],
+                closes_at=form.cleaned_data["closes_at"],
+            )
+        except services.ServiceError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, _("Registration window added."))
+            return redirect("tournament:settings", tournament.pk)
+    return render(request, "tournament/settings.html", _settings_context(tournament, window_form=form), status=422)
+
+
+@require_http_methods(["GET", "POST"])
+@tournament_role(enums.Role.ORGANISER)
+def staff(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
+    form = StaffForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            services.add_staff(
+                tournament=tournament,
+                actor=request.user,
+                username=data["username"],
+                role=data["role"],
+                password=data["password"],
+            )
+        except services.ServiceError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, _("%(name)s added.") % {"name": data["username"]})
+            return redirect("tournament:staff", tournament.pk)
+    context = {"tournament": tournament, "form": form, "staff": selectors.staff_of(tournament)}
+    return render(request, "tournament/staff.html", context, status=422 if form.errors else 200)
+
+
+@require_POST
+@tournament_role(enums.Role.ORGANISER)
+def remove_staff(request: HtmxHttpRequest, tournament: Tournament, staff_id: int) -> HttpResponse:
+    try:
+        services.remove_staff(tournament=tournament, actor=request.user, staff_id=staff_id)
+    except services.ServiceError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("Role removed."))
+    return redirect("tournament:staff", tournament.pk)
