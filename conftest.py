@@ -13,6 +13,15 @@ from tournament.tests.factories import PlayerFactory, StaffRoleFactory, Tourname
 ROLES = [enums.Role.ORGANISER, enums.Role.DESK, enums.Role.REFEREE]
 
 
+@pytest.fixture(autouse=True)
+def _plain_static_storage(settings):  # type: ignore[no-untyped-def]
+    """Tests render templates without running collectstatic first."""
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+
+
 @pytest.fixture
 def tournament(db):  # type: ignore[no-untyped-def]
     return TournamentFactory()

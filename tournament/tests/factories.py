@@ -14,6 +14,7 @@ class UserFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = get_user_model()
         django_get_or_create = ("username",)
+        skip_postgeneration_save = True
 
     username = factory.Sequence(lambda n: f"user{n}")
     password = factory.PostGenerationMethodCall("set_password", "pw-for-tests-123")
@@ -22,6 +23,7 @@ class UserFactory(factory.django.DjangoModelFactory):
 class TournamentFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = models.Tournament
+        skip_postgeneration_save = True
 
     name = factory.Sequence(lambda n: f"Test championship {n}")
     date = factory.LazyFunction(lambda: datetime.date(2026, 11, 21))

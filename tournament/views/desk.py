@@ -29,7 +29,7 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @login_required
 def tournament_create(request: HtmxHttpRequest) -> HttpResponse:
-    form = TournamentCreateForm(request.POST or None)
+    form = TournamentCreateForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -187,6 +187,7 @@ def _row_response(
             "row_confirm": confirm,
             "counters": selectors.desk_counters(tournament),
             "oob_counters": True,
+            "query": request.POST.get("q", ""),
         }
         return render(request, "tournament/check_in.html#player-row", context)
     if error or confirm:
@@ -262,7 +263,7 @@ undo_check_in = _player_action("undo_check_in")
 @require_http_methods(["GET", "POST"])
 @tournament_role(enums.Role.DESK)
 def draw(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
-    form = DrawForm(request.POST or None)
+    form = DrawForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         try:
             result = services.draw_start_numbers(

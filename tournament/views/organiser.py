@@ -100,7 +100,7 @@ def add_window(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse
 @require_http_methods(["GET", "POST"])
 @tournament_role(enums.Role.ORGANISER)
 def staff(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
-    form = StaffForm(request.POST or None)
+    form = StaffForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
