@@ -323,6 +323,8 @@ class Table(models.Model):
     points_target = models.PositiveIntegerField(null=True, blank=True)
     chips_per_player = models.PositiveSmallIntegerField(null=True, blank=True)
     is_duel = models.BooleanField(default=False)
+    # For a duel: the final place its winner takes (the others follow).
+    duel_for_place = models.PositiveSmallIntegerField(null=True, blank=True)
     version = models.PositiveIntegerField(default=1)
     started_at = models.DateTimeField(null=True, blank=True)
     decided_at = models.DateTimeField(null=True, blank=True)
@@ -347,6 +349,9 @@ class Seat(models.Model):
     place = models.PositiveSmallIntegerField(null=True, blank=True)
     advances = models.BooleanField(null=True, blank=True)
     out_order = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Recomputed from the table's valid games by every result service (never typed in).
+    games_won = models.PositiveSmallIntegerField(default=0)
+    points = models.IntegerField(default=0)
 
     class Meta:
         verbose_name = _("seat")
