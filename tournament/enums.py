@@ -13,9 +13,9 @@ class Game(models.TextChoices):
 
 
 class Format(models.TextChoices):
-    KNOCKOUT = "knockout", _("Knockout with lucky losers and points final")
-    LIFE_BANDS = "life_bands", _("Life bands and chips with consolation round")
-    POINTS = "points", _("Cumulative penalty points")
+    KNOCKOUT = "knockout", _("Knockout, lucky losers, points final")
+    LIFE_BANDS = "life_bands", _("Life bands and chips")
+    POINTS = "points", _("Penalty points")
 
 
 class TournamentStatus(models.TextChoices):

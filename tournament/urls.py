@@ -1,13 +1,14 @@
 from django.urls import path
 
-from tournament.views import desk, organiser
+from tournament.views import desk, organiser, referee, rounds
 
 app_name = "tournament"
 
 urlpatterns = [
     path("", desk.home, name="home"),
     path("t/new/", desk.tournament_create, name="create"),
-    path("t/<int:tournament_id>/", desk.desk, name="desk"),
+    path("t/<int:tournament_id>/", desk.enter, name="enter"),
+    path("t/<int:tournament_id>/desk/", desk.desk, name="desk"),
     path("t/<int:tournament_id>/register/", desk.register, name="register"),
     path("t/<int:tournament_id>/import/", desk.import_players, name="import"),
     path("t/<int:tournament_id>/check-in/", desk.check_in_screen, name="check_in"),
@@ -34,4 +35,14 @@ urlpatterns = [
     path("t/<int:tournament_id>/settings/windows/", organiser.add_window, name="add_window"),
     path("t/<int:tournament_id>/staff/", organiser.staff, name="staff"),
     path("t/<int:tournament_id>/staff/<int:staff_id>/remove/", organiser.remove_staff, name="remove_staff"),
+    path("t/<int:tournament_id>/rounds/", rounds.rounds, name="rounds"),
+    path("t/<int:tournament_id>/rounds/next/", rounds.next_round, name="next_round"),
+    path("t/<int:tournament_id>/ranking/", rounds.ranking, name="ranking"),
+    path("t/<int:tournament_id>/rounds/<int:round_number>/table-cards/", referee.table_cards, name="table_cards"),
+    path("t/<int:tournament_id>/referee/", referee.tables, name="referee_tables"),
+    path("t/<int:tournament_id>/referee/tables/<int:table_id>/", referee.table, name="referee_table"),
+    path("t/<int:tournament_id>/referee/tables/<int:table_id>/dealer/", referee.set_dealer, name="set_dealer"),
+    path("t/<int:tournament_id>/referee/tables/<int:table_id>/game/", referee.record_game, name="record_game"),
+    path("t/<int:tournament_id>/referee/tables/<int:table_id>/undo/", referee.undo_game, name="undo_game"),
+    path("t/<int:tournament_id>/referee/tables/<int:table_id>/close/", referee.close_table, name="close_table"),
 ]

@@ -5,7 +5,8 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
-from django.shortcuts import redirect, render
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
@@ -51,6 +52,19 @@ def tournament_create(request: HtmxHttpRequest) -> HttpResponse:
             messages.success(request, _("Tournament “%(name)s” created.") % {"name": tournament.name})
             return redirect("tournament:desk", tournament.pk)
     return render(request, "tournament/tournament_create.html", {"form": form})
+
+
+@require_GET
+@login_required
+def enter(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
+    """A tournament's front page for the user: the desk, or the tables for a referee."""
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    roles = selectors.roles_of(request.user, tournament)
+    if roles & {enums.Role.ORGANISER, enums.Role.DESK}:
+        return redirect("tournament:desk", tournament.pk)
+    if enums.Role.REFEREE in roles:
+        return redirect("tournament:referee_tables", tournament.pk)
+    raise PermissionDenied
 
 
 def _desk_context(tournament: Tournament) -> dict[str, object]:

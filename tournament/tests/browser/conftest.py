@@ -1,0 +1,161 @@
+"""Playwright in Debian's chromium against pytest-django's live server.
+
+No browser is ever downloaded: chromium comes from apt (``make chromium``).
+The sync Playwright API keeps an event loop in the main thread, so Django's
+ORM (used by the tests to arrange and to check the database) needs
+DJANGO_ALLOW_ASYNC_UNSAFE; the Makefile sets it, and so does this file.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+TABLET = {"width": 800, "height": 1280}
+PASSWORD = "desk-tablet-pw-2026"
+TIMEOUT_MS = 5_000
+SCREENSHOTS = Path(__file__).resolve().parents[3] / "test-artifacts" / "screenshots"
+BROWSER_DIR = Path(__file__).resolve().parent
+
+# Every htmx update is awaited through `expect`, never a fixed sleep.
+expect.set_options(timeout=TIMEOUT_MS)
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects anything
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every test in this folder `browser` (make pytest-browser selects them)."""
+    for item in items:
+        if BROWSER_DIR in item.path.resolve().parents:
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    if not CHROMIUM.exists():
+        message = f"{CHROMIUM} is missing: install Debian's chromium (make chromium); browsers are never downloaded."
+        if os.environ.get("CI") == "true":
+            pytest.fail(message, pytrace=False)
+        pytest.skip(message)
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def screenshot() -> Callable[[Page, str], Path]:
+    """screenshot(page, "01-desk") -> test-artifacts/screenshots/01-desk.png (full page)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+
+    def take(page: Page, name: str) -> Path:
+        path = SCREENSHOTS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return take
+
+
+@pytest.fixture
+def browser_user(transactional_db):  # type: ignore[no-untyped-def]
+    """browser_user("clerk") -> a committed user (the live server sees it) whose password is PASSWORD."""
+
+    def make(username: str, **extra: object):  # type: ignore[no-untyped-def]
+        return get_user_model().objects.create_user(username=username, password=PASSWORD, **extra)
+
+    return make
+
+
+def assert_assets_loaded(page: Page) -> None:
+    """The stylesheet and htmx really arrived from /static/ (not a bare HTML page)."""
+    background = page.locator("header.topbar").evaluate("el => getComputedStyle(el).backgroundColor")
+    assert background == "rgb(27, 36, 48)", f"app.css not applied to the top bar (background {background})"
+    assert page.evaluate("typeof window.htmx !== 'undefined' && typeof window.htmx.ajax === 'function'"), (
+        "htmx did not load"
+    )
+
+
+def log_in(page: Page, username: str, password: str = PASSWORD) -> None:
+    """Through the real login form, as a person would."""
+    page.goto(reverse("login"))
+    assert_assets_loaded(page)
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("heading", name="My tournaments")).to_be_visible()
+    expect(page.locator("header.topbar")).to_contain_text(username)
+
+
+@pytest.fixture
+def new_tablet(browser: Browser, live_server, transactional_db) -> Iterator[Callable[..., Page]]:  # type: ignore[no-untyped-def]
+    """new_tablet(username=None) -> a page in a fresh 800x1280 en-US context, logged in when a user is given.
+
+    Failed static requests and JavaScript errors fail the test at teardown.
+    """
+    contexts: list[BrowserContext] = []
+    problems: list[str] = []
+
+    def make(username: str | None = None, password: str = PASSWORD) -> Page:
+        context = browser.new_context(viewport=TABLET, locale="en-US", base_url=live_server.url)
+        context.set_default_timeout(TIMEOUT_MS)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: problems.append(f"JavaScript error: {error}"))
+        page.on(
+            "response",
+            lambda response: (
+                problems.append(f"{response.status} for {response.url}")
+                if "/static/" in response.url and response.status >= 400
+                else None
+            ),
+        )
+        if username is not None:
+            log_in(page, username, password)
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+    assert not problems, "\n".join(problems)
+
+
+@pytest.fixture
+def clerk(browser_user):  # type: ignore[no-untyped-def]
+    return browser_user("clerk")
+
+
+@pytest.fixture
+def tablet(new_tablet, clerk) -> Page:  # type: ignore[no-untyped-def]
+    """The desk clerk's tablet, logged in."""
+    return new_tablet(clerk.username)
+
+
+def counter(page: Page, name: str):  # type: ignore[no-untyped-def]
+    """The value of a desk counter ("registered", "checked_in", "missing", "waiting")."""
+    return page.locator(f'#desk-counters [data-counter="{name}"]')
+
+
+def count_re(value: int) -> re.Pattern[str]:
+    """Counter text: "5 / 50" for registered, "4" for the others."""
+    return re.compile(rf"^\s*{value}(\s*/\s*\d+)?\s*$")
