@@ -148,3 +148,13 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
 }
+
+# Rendered public fragments are cached per tournament version (a write bumps
+# the version, so a stale fragment is never served). Per process by default.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "spielleitung",
+        "OPTIONS": {"MAX_ENTRIES": 2000},
+    }
+}

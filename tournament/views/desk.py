@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
@@ -317,9 +318,12 @@ def print_cards(request: HtmxHttpRequest, tournament: Tournament) -> HttpRespons
 @tournament_role(enums.Role.DESK)
 def print_players(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     players = selectors.all_players(tournament)
+    find_link = request.build_absolute_uri(reverse("tournament:find", args=[tournament.pk]))
     context = {
         "tournament": tournament,
         "players": players,
+        "find_link": find_link,
+        "find_qr": segno.make(find_link, error="m").svg_inline(scale=3, border=1),
         "items": list(tournament.checklist_items.all()),
         "counters": selectors.desk_counters(tournament),
     }
