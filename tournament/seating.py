@@ -1,0 +1,702 @@
+"""Seating, pure Python (no Django): table sizes, seeded draws, repeat avoidance.
+
+Three jobs, each reproducible from a seed:
+
+* ``table_sizes`` splits ``n`` players into tables of the preferred size, using
+  larger tables only as needed; where no split exists it raises
+  ``SeatingImpossible`` with the options the rules allow (the organiser picks
+  one; the service layer turns the stable codes into translated text).
+* ``seat_players`` draws a seating for a round (knockout, life bands), optionally
+  keeping players of the same club apart.
+* ``seat_avoiding_repeats`` seats a re-seated round (points format) so that
+  players who already met are kept apart as far as possible: fewest repeated
+  pairs first, then fewest pairs repeated from the last round.
+
+Every draw sorts the player ids first and then uses ``random.Random(seed)``, so
+the same seed and the same set of players give the same plan whatever order
+the database returned them in. The plan carries the seed and an algorithm
+version string; both are stored with the round so the draw can be recomputed.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from tournament.formats.base import FormatError, TableSizes
+
+__all__ = [
+    "CLUBS_APART_ALGORITHM",
+    "REPEAT_AVOIDING_ALGORITHM",
+    "SEATING_ALGORITHM",
+    "SeatingImpossible",
+    "SeatingOption",
+    "SeatingPlan",
+    "SeatingPlayer",
+    "add_meetings",
+    "club_conflicts",
+    "count_repeated_pairs",
+    "explain_impossible",
+    "seat_avoiding_repeats",
+    "seat_players",
+    "table_pairs",
+    "table_sizes",
+]
+
+#: Plain seeded draw: shuffle the sorted ids, cut into tables of ``table_sizes``.
+SEATING_ALGORITHM = "balanced-shuffle-v1"
+#: Seeded draw dealing clubs round-robin across tables, then bounded swaps.
+CLUBS_APART_ALGORITHM = "clubs-apart-v1"
+#: Seeded greedy construction plus bounded local search against repeated pairs.
+REPEAT_AVOIDING_ALGORITHM = "avoid-repeats-v1"
+
+DEFAULT_ATTEMPTS = 8
+DEFAULT_WORK_LIMIT = 400_000
+
+# Lexicographic weights of a pair that sits together again: any repeated pair
+# outweighs every repeat from the last round, which outweighs the tie-breaker
+# (how often the pair met before). Python ints do not overflow.
+_REPEAT_WEIGHT = 1 << 60
+_LAST_ROUND_WEIGHT = 1 << 40
+_MET_WEIGHT = 1 << 20
+TRIANGLE_LIMIT = 48
+PATIENCE = 30
+
+
+# --------------------------------------------------------------------------
+# Data
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatingPlayer:
+    """A player to seat: the database id, the club (``""`` for none), the start number.
+
+    Only ``id`` and ``club`` influence the draw; ``start_number`` is carried for
+    callers that want it beside the plan.
+    """
+
+    id: int
+    club: str = ""
+    start_number: int | None = None
+
+
+@dataclass(frozen=True)
+class SeatingOption:
+    """One way out of a player count that cannot be seated.
+
+    ``code`` is stable (the service layer translates it), ``sizes`` is the table
+    split the option leads to, ``params`` fills the message.
+
+    Codes:
+
+    * ``one_more_advances``: seat ``n + 1`` players (one more lucky loser advances).
+    * ``more_players``: seat ``params["players"]`` players, ``params["extra"]`` more
+      (only offered when one more is not enough).
+    * ``one_fewer``: seat ``n - 1`` players.
+    * ``fewer_players``: seat ``params["players"]`` players, ``params["fewer"]``
+      fewer (only offered when one fewer is not enough).
+    * ``larger_table``: keep all ``n`` players and allow tables of
+      ``params["size"]`` (one above the largest size); ``params["count"]`` tables
+      of that size are needed.
+    """
+
+    code: str
+    sizes: tuple[int, ...]
+    params: Mapping[str, int] = field(default_factory=dict)
+
+
+class SeatingImpossible(FormatError):
+    """``n`` players cannot be split into tables of ``preferred``..``largest`` players.
+
+    ``code`` is ``"seating_impossible"``; ``params`` hold ``players``,
+    ``preferred`` and ``largest``; ``options`` lists what the rules allow.
+    """
+
+    def __init__(self, n: int, preferred: int, largest: int, options: Sequence[SeatingOption]) -> None:
+        super().__init__("seating_impossible", players=n, preferred=preferred, largest=largest)
+        self.n = n
+        self.preferred = preferred
+        self.largest = largest
+        self.options: tuple[SeatingOption, ...] = tuple(options)
+
+
+@dataclass(frozen=True)
+class SeatingPlan:
+    """A round's seating: player ids per table, in seat order.
+
+    ``seed`` and ``algorithm`` are stored with the round. ``club_conflicts``
+    counts pairs of players of the same (non-empty) club at one table;
+    ``repeated_pairs`` counts pairs at one table who met before and
+    ``repeats_from_last_round`` those of them who sat together in the last round
+    (both 0 for draws that do not look at history).
+    """
+
+    tables: tuple[tuple[int, ...], ...]
+    seed: int
+    algorithm: str
+    club_conflicts: int = 0
+    repeated_pairs: int = 0
+    repeats_from_last_round: int = 0
+
+    @property
+    def sizes(self) -> tuple[int, ...]:
+        """The number of players at each table."""
+        return tuple(len(table) for table in self.tables)
+
+    @property
+    def player_ids(self) -> tuple[int, ...]:
+        """Every seated player id, table by table, in seat order."""
+        return tuple(pid for table in self.tables for pid in table)
+
+
+Pair = frozenset[int]
+MetInput = Mapping[frozenset[int], int] | Iterable[Iterable[int]]
+
+
+# --------------------------------------------------------------------------
+# Table sizes
+# --------------------------------------------------------------------------
+
+
+def _validated(preferred: int, largest: int) -> None:
+    # Raises FormatError("table_size_too_small" / "table_size_max_below_preferred").
+    TableSizes(preferred=preferred, largest=largest)
+
+
+def _split(n: int, preferred: int, largest: int) -> list[int] | None:
+    """The split of ``table_sizes`` or None. Assumes valid sizes.
+
+    With t tables, the e = n - preferred*t extra seats need at least
+    ceil(e / (largest - preferred)) tables above the preferred size. That count
+    shrinks as t grows, so t = n // preferred is best, and if it does not fit
+    (more large tables needed than tables) no smaller t fits either.
+    """
+    if n < preferred:
+        return None
+    tables = n // preferred
+    extra = n - preferred * tables
+    if extra == 0:
+        return [preferred] * tables
+    step = largest - preferred
+    if step == 0:
+        return None
+    large = -(-extra // step)
+    if large > tables:
+        return None
+    base, rest = divmod(extra, large)
+    grown = [preferred + base + 1] * rest + [preferred + base] * (large - rest)
+    return grown + [preferred] * (tables - large)
+
+
+def table_sizes(n: int, preferred: int = 3, largest: int = 4) -> list[int]:
+    """Split ``n`` players into tables; sizes in descending order.
+
+    Every table seats between ``preferred`` and ``largest`` players; as many
+    tables as possible seat exactly ``preferred`` (the fewest tables above the
+    preferred size), and the extra seats are spread evenly over the larger
+    tables. Raises ``SeatingImpossible`` (with ``explain_impossible``'s options)
+    when no such split exists, e.g. 5 players at tables of 3-4, or fewer players
+    than ``preferred``; raises ``FormatError`` for invalid sizes.
+    """
+    _validated(preferred, largest)
+    if n < 0:
+        raise ValueError(f"negative player count {n}")
+    sizes = _split(n, preferred, largest)
+    if sizes is None:
+        raise SeatingImpossible(n, preferred, largest, explain_impossible(n, preferred, largest))
+    return sizes
+
+
+def explain_impossible(n: int, preferred: int = 3, largest: int = 4) -> list[SeatingOption]:
+    """What the rules allow when ``n`` players cannot be seated (``[]`` if they can).
+
+    In this order: one more player (``one_more_advances``, else the smallest
+    number more, ``more_players``); one fewer (``one_fewer``, else
+    ``fewer_players`` if any smaller count of at least ``preferred`` splits);
+    and tables one larger than ``largest`` (``larger_table``) if that seats
+    exactly ``n``.
+    """
+    _validated(preferred, largest)
+    if n < 0:
+        raise ValueError(f"negative player count {n}")
+    if _split(n, preferred, largest) is not None:
+        return []
+    options: list[SeatingOption] = []
+
+    more = n + 1
+    while (sizes := _split(more, preferred, largest)) is None:
+        more += 1  # terminates: every multiple of preferred splits
+    if more == n + 1:
+        options.append(SeatingOption("one_more_advances", tuple(sizes), {"players": more, "extra": 1}))
+    else:
+        options.append(SeatingOption("more_players", tuple(sizes), {"players": more, "extra": more - n}))
+
+    for fewer in range(n - 1, preferred - 1, -1):
+        sizes = _split(fewer, preferred, largest)
+        if sizes is not None:
+            if fewer == n - 1:
+                options.append(SeatingOption("one_fewer", tuple(sizes), {"players": fewer, "fewer": 1}))
+            else:
+                options.append(SeatingOption("fewer_players", tuple(sizes), {"players": fewer, "fewer": n - fewer}))
+            break
+
+    bigger = _split(n, preferred, largest + 1)
+    if bigger is not None:
+        count = sum(1 for size in bigger if size == largest + 1)
+        options.append(
+            SeatingOption("larger_table", tuple(bigger), {"players": n, "size": largest + 1, "count": count})
+        )
+    return options
+
+
+# --------------------------------------------------------------------------
+# Pair helpers
+# --------------------------------------------------------------------------
+
+
+def table_pairs(tables: Iterable[Iterable[int]]) -> set[frozenset[int]]:
+    """Every pair of players who share a table."""
+    pairs: set[frozenset[int]] = set()
+    for table in tables:
+        seated = sorted(set(table))
+        for index, first in enumerate(seated):
+            for second in seated[index + 1 :]:
+                pairs.add(frozenset((first, second)))
+    return pairs
+
+
+def _met_counts(met: MetInput) -> dict[frozenset[int], int]:
+    """Normalise ``met`` (pair -> count mapping, or pairs) to pair -> count >= 1."""
+    counts: dict[frozenset[int], int] = {}
+    if isinstance(met, Mapping):
+        for pair, count in met.items():
+            key = frozenset(pair)
+            if len(key) == 2 and count > 0:
+                counts[key] = counts.get(key, 0) + int(count)
+    else:
+        for raw in met:
+            key = frozenset(raw)
+            if len(key) == 2:
+                counts[key] = counts.get(key, 0) + 1
+    return counts
+
+
+def count_repeated_pairs(tables: Iterable[Iterable[int]], met: MetInput) -> int:
+    """How many pairs sharing a table in ``tables`` already met.
+
+    ``met`` is a mapping pair -> times met (pairs with a count of 0 did not
+    meet) or an iterable of pairs. Each pair counts once however often it met.
+    """
+    counts = _met_counts(met)
+    return sum(1 for pair in table_pairs(tables) if pair in counts)
+
+
+def add_meetings(met: Mapping[frozenset[int], int], tables: Iterable[Iterable[int]]) -> dict[frozenset[int], int]:
+    """A new pair -> times-met mapping: ``met`` plus every pair of ``tables``."""
+    counts = dict(met)
+    for pair in table_pairs(tables):
+        counts[pair] = counts.get(pair, 0) + 1
+    return counts
+
+
+def club_conflicts(tables: Iterable[Iterable[int]], clubs: Mapping[int, str]) -> int:
+    """Pairs of players of the same non-empty club sharing a table."""
+    total = 0
+    for table in tables:
+        per_club: dict[str, int] = {}
+        for pid in table:
+            club = clubs.get(pid, "")
+            if club:
+                per_club[club] = per_club.get(club, 0) + 1
+        total += sum(count * (count - 1) // 2 for count in per_club.values())
+    return total
+
+
+# --------------------------------------------------------------------------
+# Local search over swaps (shared by clubs-apart and repeat avoidance)
+# --------------------------------------------------------------------------
+
+
+class _SwapSearch:
+    """Players 0..n-1 at tables of fixed sizes; the cost of a seating is the sum
+    of ``weights[i][j]`` over pairs sharing a table. Swapping two players of
+    different tables keeps the sizes. ``conflict[i][t]`` is the cost player i
+    would have at table t (excluding itself), kept up to date on every swap.
+    """
+
+    def __init__(self, weights: Sequence[Mapping[int, int]], tables: Sequence[Sequence[int]]) -> None:
+        self.weights = weights
+        self.members: list[list[int]] = [list(table) for table in tables]
+        count = len(weights)
+        self.table_of = [0] * count
+        for index, table in enumerate(self.members):
+            for player in table:
+                self.table_of[player] = index
+        self.conflict = [[0] * len(self.members) for _ in range(count)]
+        for player in range(count):
+            row = self.conflict[player]
+            for other, weight in weights[player].items():
+                row[self.table_of[other]] += weight
+        self.cost = sum(self.conflict[player][self.table_of[player]] for player in range(count)) // 2
+        # Work counts swap evaluations and row updates; ``rebuild_work`` is what
+        # building this search cost (charged when the search restarts from a snapshot).
+        self.rebuild_work = count * len(self.members) + sum(len(row) for row in weights)
+        self.work = 0
+
+    def swap_delta(self, a: int, b: int) -> int:
+        table_a, table_b = self.table_of[a], self.table_of[b]
+        row_a, row_b = self.conflict[a], self.conflict[b]
+        return row_a[table_b] + row_b[table_a] - row_a[table_a] - row_b[table_b] - 2 * self.weights[a].get(b, 0)
+
+    def swap(self, a: int, b: int) -> None:
+        delta = self.swap_delta(a, b)
+        table_a, table_b = self.table_of[a], self.table_of[b]
+        members_a, members_b = self.members[table_a], self.members[table_b]
+        members_a[members_a.index(a)] = b
+        members_b[members_b.index(b)] = a
+        self.table_of[a], self.table_of[b] = table_b, table_a
+        for other, weight in self.weights[a].items():
+            row = self.conflict[other]
+            row[table_a] -= weight
+            row[table_b] += weight
+        for other, weight in self.weights[b].items():
+            row = self.conflict[other]
+            row[table_b] -= weight
+            row[table_a] += weight
+        self.cost += delta
+        self.work += len(self.weights[a]) + len(self.weights[b])
+
+    def unhappy(self) -> list[int]:
+        return [player for player in range(len(self.table_of)) if self.conflict[player][self.table_of[player]] > 0]
+
+    def descend(self, rng: random.Random, limit: int) -> None:
+        """Best-improvement swaps for players with a conflict until none helps or work runs out."""
+        improved = True
+        while improved and self.cost > 0 and self.work < limit:
+            improved = False
+            candidates = self.unhappy()
+            rng.shuffle(candidates)
+            for a in candidates:
+                if self.work >= limit:
+                    return
+                table_a = self.table_of[a]
+                if self.conflict[a][table_a] == 0:
+                    continue
+                best_delta, best_b = 0, -1
+                for table_b, members in enumerate(self.members):
+                    if table_b == table_a:
+                        continue
+                    for b in members:
+                        delta = self.swap_delta(a, b)
+                        if delta < best_delta:
+                            best_delta, best_b = delta, b
+                    self.work += len(members)
+                if best_b >= 0:
+                    self.swap(a, best_b)
+                    improved = True
+
+    def kick(self, rng: random.Random) -> None:
+        """Swap a random player with a conflict with a random player at another table."""
+        candidates = self.unhappy()
+        if not candidates or len(self.members) < 2:
+            return
+        a = rng.choice(candidates)
+        table_b = rng.randrange(len(self.members) - 1)
+        if table_b >= self.table_of[a]:
+            table_b += 1
+        b = rng.choice(self.members[table_b])
+        self.swap(a, b)
+
+    def snapshot(self) -> list[list[int]]:
+        return [list(table) for table in self.members]
+
+
+def _improve(
+    weights: Sequence[Mapping[int, int]],
+    tables: Sequence[Sequence[int]],
+    rng: random.Random,
+    limit: int,
+    floor: int = 0,
+    settle_below: int | None = None,
+    patience: int = 0,
+) -> tuple[list[list[int]], int, int]:
+    """Iterated local search from ``tables``: descend, kick, keep the best.
+
+    Stops at cost ``floor`` (a known lower bound), when ``limit`` work is spent,
+    or once the best cost is below ``settle_below`` and ``patience`` kicks in a
+    row found nothing better. Returns (best tables, best cost, work spent).
+    """
+    search = _SwapSearch(weights, tables)
+    search.descend(rng, limit)
+    best, best_cost = search.snapshot(), search.cost
+    stale = 0
+    while best_cost > floor and search.work < limit:
+        if settle_below is not None and best_cost < settle_below and stale >= patience:
+            break
+        search.kick(rng)
+        search.kick(rng)
+        search.descend(rng, limit)
+        if search.cost < best_cost:
+            best, best_cost = search.snapshot(), search.cost
+            stale = 0
+            continue
+        stale += 1
+        if search.cost > best_cost:
+            work = search.work
+            search = _SwapSearch(weights, best)
+            search.work = work + search.rebuild_work
+    return best, best_cost, search.work
+
+
+# --------------------------------------------------------------------------
+# Seeded draws
+# --------------------------------------------------------------------------
+
+
+def _sorted_players(players: Iterable[SeatingPlayer]) -> list[SeatingPlayer]:
+    ordered = sorted(players, key=lambda player: player.id)
+    _check_unique([player.id for player in ordered])
+    return ordered
+
+
+def _check_unique(sorted_ids: Sequence[int]) -> None:
+    for first, second in itertools.pairwise(sorted_ids):
+        if first == second:
+            raise ValueError(f"player {first} given twice")
+
+
+def _cut(order: Sequence[int], sizes: Sequence[int]) -> list[list[int]]:
+    tables: list[list[int]] = []
+    start = 0
+    for size in sizes:
+        tables.append(list(order[start : start + size]))
+        start += size
+    return tables
+
+
+def _club_lower_bound(club_sizes: Iterable[int], table_count: int) -> int:
+    """Same-club pairs if every club were spread as evenly as possible (ignores capacities)."""
+    total = 0
+    for size in club_sizes:
+        share, rest = divmod(size, table_count)
+        total += rest * (share + 1) * share // 2 + (table_count - rest) * share * (share - 1) // 2
+    return total
+
+
+def seat_players(
+    players: Iterable[SeatingPlayer],
+    seed: int,
+    sizes_preferred: int = 3,
+    largest: int = 4,
+    keep_clubs_apart: bool = False,
+    *,
+    work_limit: int = DEFAULT_WORK_LIMIT,
+) -> SeatingPlan:
+    """Draw a seating for ``players``; reproducible from ``seed``.
+
+    Table sizes come from ``table_sizes`` (``SeatingImpossible`` if none fit).
+    Players are sorted by id, shuffled with ``random.Random(seed)`` and cut into
+    tables (``SEATING_ALGORITHM``), so the same seed and the same set of players
+    always give the same plan, whatever the input order.
+
+    With ``keep_clubs_apart`` (``CLUBS_APART_ALGORITHM``), the shuffled players
+    are grouped by club (clubs in order of their first shuffled member, players
+    without a club last) and dealt round-robin across the tables, then a
+    bounded swap search removes remaining same-club pairs. When table sizes
+    differ by at most one (the default 3-4) the dealing already reaches the
+    minimum: every club spread as evenly as possible, so no same-club pair at
+    all when no club has more players than there are tables.
+    Seat order inside each table is shuffled too. Duplicate ids raise ValueError.
+    """
+    ordered = _sorted_players(players)
+    sizes = table_sizes(len(ordered), sizes_preferred, largest)
+    rng = random.Random(seed)
+    rng.shuffle(ordered)
+    clubs = {player.id: player.club for player in ordered}
+
+    if not keep_clubs_apart:
+        tables = _cut([player.id for player in ordered], sizes)
+        return SeatingPlan(
+            tables=tuple(tuple(table) for table in tables),
+            seed=seed,
+            algorithm=SEATING_ALGORITHM,
+            club_conflicts=club_conflicts(tables, clubs),
+        )
+
+    groups: dict[str, list[int]] = {}
+    loners: list[int] = []
+    for player in ordered:
+        if player.club:
+            groups.setdefault(player.club, []).append(player.id)
+        else:
+            loners.append(player.id)
+    deal = [pid for members in groups.values() for pid in members] + loners
+
+    table_count = len(sizes)
+    dealt: list[list[int]] = [[] for _ in sizes]
+    cursor = 0
+    for pid in deal:
+        while len(dealt[cursor]) >= sizes[cursor]:
+            cursor = (cursor + 1) % table_count
+        dealt[cursor].append(pid)
+        cursor = (cursor + 1) % table_count
+
+    floor = _club_lower_bound((len(members) for members in groups.values()), table_count)
+    if club_conflicts(dealt, clubs) > floor:
+        index_of = {pid: index for index, pid in enumerate(deal)}
+        by_club: dict[str, list[int]] = {club: [index_of[pid] for pid in members] for club, members in groups.items()}
+        weights: list[dict[int, int]] = [{} for _ in deal]
+        for members in by_club.values():
+            for index in members:
+                weights[index] = {other: 1 for other in members if other != index}
+        best, _cost, _work = _improve(
+            weights, [[index_of[pid] for pid in table] for table in dealt], rng, work_limit, floor
+        )
+        dealt = [[deal[index] for index in table] for table in best]
+
+    for table in dealt:
+        rng.shuffle(table)
+    return SeatingPlan(
+        tables=tuple(tuple(table) for table in dealt),
+        seed=seed,
+        algorithm=CLUBS_APART_ALGORITHM,
+        club_conflicts=club_conflicts(dealt, clubs),
+    )
+
+
+def _player_id(player: SeatingPlayer | int) -> int:
+    return player.id if isinstance(player, SeatingPlayer) else int(player)
+
+
+def seat_avoiding_repeats(
+    players: Iterable[SeatingPlayer | int],
+    seed: int,
+    met: MetInput,
+    last_round_pairs: Iterable[Iterable[int]] = (),
+    preferred: int = 3,
+    largest: int = 4,
+    attempts: int = DEFAULT_ATTEMPTS,
+    *,
+    work_limit: int = DEFAULT_WORK_LIMIT,
+) -> SeatingPlan:
+    """Seat every player at tables of ``table_sizes``, keeping those who met apart.
+
+    ``met`` maps a pair (``frozenset({a, b})``) to how often the two sat at one
+    table before, or is an iterable of such pairs; ``last_round_pairs`` are the
+    pairs of the last round (counted as met even if missing from ``met``).
+    Pairs with players not in ``players`` are ignored.
+
+    The objective, in order: fewest repeated pairs (pairs at one table who met
+    before), then fewest of them from the last round, then fewest earlier
+    meetings of the repeated pairs in total; for fields of up to
+    ``TRIANGLE_LIMIT`` players a last tie-break keeps the most chances for
+    repeat-free later rounds (see the code). Up to ``attempts`` tries, each a
+    seeded greedy construction (most-met players first, each to the open table
+    where they met fewest) followed by an iterated local search of swaps
+    between tables (descend, kick two random swaps, keep the best); all tries
+    share ``work_limit`` units of work (swap evaluations and row updates), the
+    bound that keeps 200 players well under a second. It stops early at a
+    repeat-free seating. The best seating found wins; ties keep the earlier.
+
+    Deterministic for the same seed, set of players and history, whatever the
+    input order. The plan reports ``repeated_pairs`` and
+    ``repeats_from_last_round``. ``algorithm`` is ``REPEAT_AVOIDING_ALGORITHM``,
+    with the attempts and work limit appended when they are not the defaults.
+    """
+    if attempts < 1:
+        raise ValueError("attempts must be at least 1")
+    ids = sorted(_player_id(player) for player in players)
+    _check_unique(ids)
+    sizes = table_sizes(len(ids), preferred, largest)
+    index_of = {pid: index for index, pid in enumerate(ids)}
+
+    counts = _met_counts(met)
+    last = {key for key in (frozenset(pair) for pair in last_round_pairs) if len(key) == 2}
+    for pair in last:
+        counts.setdefault(pair, 1)
+    weights: list[dict[int, int]] = [{} for _ in ids]
+    for pair, count in counts.items():
+        first, second = sorted(pair)
+        if first not in index_of or second not in index_of:
+            continue
+        weight = _REPEAT_WEIGHT + (_LAST_ROUND_WEIGHT if pair in last else 0) + count * _MET_WEIGHT
+        a, b = index_of[first], index_of[second]
+        weights[a][b] = weight
+        weights[b][a] = weight
+    met_degree = [len(row) for row in weights]
+    settle: int | None = None
+    if len(ids) <= TRIANGLE_LIMIT:
+        # Tie-break for small fields, where rounds run out of fresh opponents
+        # quickly: seating a fresh pair together destroys every triangle of the
+        # not-yet-met graph through that pair; keep as many as possible so the
+        # next rounds can still seat everyone without repeats. (12 players at
+        # tables of 3 get 4 repeat-free rounds this way; without it about half
+        # of the draws got stuck after round 3.) Once repeat-free, the search
+        # stops after PATIENCE fruitless kicks instead of spending all its work.
+        unmet = [set(range(len(ids))) - set(weights[a]) - {a} for a in range(len(ids))]
+        for a in range(len(ids)):
+            for b in unmet[a]:
+                weights[a][b] = len(unmet[a] & unmet[b])
+        settle = _REPEAT_WEIGHT
+
+    # Building a start seating and its search costs about this much work.
+    setup_work = len(ids) * len(sizes) + sum(len(row) for row in weights)
+    rng = random.Random(seed)
+    best_tables: list[list[int]] | None = None
+    best_cost = -1
+    spent = 0
+    for attempt in range(attempts):
+        if best_tables is not None and (best_cost == 0 or (settle is not None and best_cost < settle)):
+            break
+        if attempt > 0 and spent >= work_limit:
+            break
+        share = max((work_limit - spent) // (attempts - attempt), 1)
+        tables = _greedy(weights, met_degree, sizes, rng)
+        found, cost, work = _improve(weights, tables, rng, share, 0, settle, PATIENCE)
+        spent += work + setup_work
+        if best_tables is None or cost < best_cost:
+            best_tables, best_cost = found, cost
+    assert best_tables is not None
+
+    seated = [[ids[index] for index in table] for table in best_tables]
+    for table in seated:
+        rng.shuffle(table)
+    algorithm = REPEAT_AVOIDING_ALGORITHM
+    if attempts != DEFAULT_ATTEMPTS or work_limit != DEFAULT_WORK_LIMIT:
+        algorithm = f"{algorithm}:a{attempts}w{work_limit}"
+    pairs = table_pairs(seated)
+    return SeatingPlan(
+        tables=tuple(tuple(table) for table in seated),
+        seed=seed,
+        algorithm=algorithm,
+        repeated_pairs=sum(1 for pair in pairs if pair in counts),
+        repeats_from_last_round=sum(1 for pair in pairs if pair in last),
+    )
+
+
+def _greedy(
+    weights: Sequence[Mapping[int, int]], degree: Sequence[int], sizes: Sequence[int], rng: random.Random
+) -> list[list[int]]:
+    """Players with the highest ``degree`` first (random among equals); each to
+    the open table where it adds the least cost, then the emptiest, then a random one.
+    """
+    order = list(range(len(weights)))
+    rng.shuffle(order)
+    order.sort(key=lambda player: -degree[player])
+    table_order = list(range(len(sizes)))
+    rng.shuffle(table_order)
+    tables: list[list[int]] = [[] for _ in sizes]
+    added = [[0] * len(sizes) for _ in weights]
+    for player in order:
+        row = added[player]
+        best = min(
+            (table for table in table_order if len(tables[table]) < sizes[table]),
+            key=lambda table: (row[table], len(tables[table])),
+        )
+        tables[best].append(player)
+        for other, weight in weights[player].items():
+            added[other][best] += weight
+    return tables
