@@ -292,7 +292,10 @@ class Round(models.Model):
     """A round of play in one stage; its seating seed and algorithm are stored."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
+    # ``number`` orders all rounds of the tournament; ``stage_number`` counts within the stage
+    # (main round 2 may be the tournament's third round, after the lucky-loser round).
     number = models.PositiveSmallIntegerField()
+    stage_number = models.PositiveSmallIntegerField(default=1)
     stage = models.CharField(max_length=20, choices=enums.Stage.choices, default=enums.Stage.MAIN)
     status = models.CharField(max_length=20, choices=enums.RoundStatus.choices, default=enums.RoundStatus.PLANNED)
     seed = models.BigIntegerField(null=True, blank=True)
@@ -308,7 +311,9 @@ class Round(models.Model):
         constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="round_number_unique")]
 
     def __str__(self) -> str:
-        return f"{self.get_stage_display()} {self.number}"
+        if self.stage in (enums.Stage.FINAL, enums.Stage.GRAND_FINAL, enums.Stage.LUCKY_LOSER, enums.Stage.CONSOLATION):
+            return str(self.get_stage_display())
+        return f"{self.get_stage_display()} {self.stage_number}"
 
 
 class Table(models.Model):
@@ -323,6 +328,8 @@ class Table(models.Model):
     points_target = models.PositiveIntegerField(null=True, blank=True)
     chips_per_player = models.PositiveSmallIntegerField(null=True, blank=True)
     is_duel = models.BooleanField(default=False)
+    # The last table of a stage (main round's final table, consolation final).
+    is_final = models.BooleanField(default=False)
     # For a duel: the final place its winner takes (the others follow).
     duel_for_place = models.PositiveSmallIntegerField(null=True, blank=True)
     version = models.PositiveIntegerField(default=1)
@@ -352,6 +359,7 @@ class Seat(models.Model):
     # Recomputed from the table's valid games by every result service (never typed in).
     games_won = models.PositiveSmallIntegerField(default=0)
     points = models.IntegerField(default=0)
+    chips = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         verbose_name = _("seat")
@@ -364,6 +372,40 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table}: {self.position + 1} {self.player}"
+
+
+class PoolEntry(models.Model):
+    """A player waiting in the consolation pool (life-bands format).
+
+    At most one open entry per player (constraint): the pool never holds a
+    player twice. ``left_reason`` says how the wait ended.
+    """
+
+    class Left(models.TextChoices):
+        SEATED = "seated", _("Seated at a consolation table")
+        QUALIFIED = "qualified", _("Reached the grand final")
+        UNDONE = "undone", _("Result undone")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="pool")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="pool_entries")
+    source_table = models.ForeignKey(Table, null=True, on_delete=models.CASCADE, related_name="+")
+    joined_at = models.DateTimeField(auto_now_add=True)
+    left_at = models.DateTimeField(null=True, blank=True)
+    left_reason = models.CharField(max_length=20, choices=Left.choices, blank=True)
+    seated_at_table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        verbose_name = _("consolation pool entry")
+        verbose_name_plural = _("consolation pool")
+        ordering = ["joined_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player"], condition=Q(left_at__isnull=True), name="one_open_pool_entry_per_player"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} ({self.joined_at:%H:%M})"
 
 
 class LedgerEntry(models.Model):

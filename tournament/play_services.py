@@ -193,10 +193,12 @@ def _seat_round(
             notes.append(option_label(option))
     if plan.added:
         notes.append(_("Moved up: %(names)s.") % {"names": ", ".join(players[p].name for p in plan.added)})
+    stage = STAGE_BY_FORMAT_STAGE[plan.stage]
     new_round = Round.objects.create(
         tournament=tournament,
         number=(previous.number + 1) if previous else 1,
-        stage=STAGE_BY_FORMAT_STAGE[plan.stage],
+        stage_number=Round.objects.filter(tournament=tournament, stage=stage).count() + 1,
+        stage=stage,
         status=enums.RoundStatus.RUNNING,
         seed=seed,
         seating_algorithm=seat_plan.algorithm,

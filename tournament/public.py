@@ -45,6 +45,8 @@ class PublicRound:
     number: int
     stage: str
     stage_label: str
+    label: str
+    stage_number: int
     status: str
     tables: list[PublicTable]
 
@@ -108,6 +110,8 @@ def snapshot(tournament: Tournament) -> Snapshot:
             number=rnd.number,
             stage=rnd.stage,
             stage_label=str(rnd.get_stage_display()),
+            label=str(rnd),
+            stage_number=rnd.stage_number,
             status=rnd.status,
             tables=[
                 PublicTable(
@@ -197,6 +201,8 @@ def as_json(snap: Snapshot) -> dict[str, Any]:
             {
                 "number": rnd.number,
                 "stage": rnd.stage,
+                "stage_number": rnd.stage_number,
+                "label": rnd.label,
                 "status": rnd.status,
                 "tables": [
                     {

@@ -4,12 +4,15 @@ whatever the number of players (tests prove it at two sizes)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Case, Count, Prefetch, Q, QuerySet, Value, When
 
+from games.models import Game, GameScore
 from tournament import enums
-from tournament.models import CheckIn, Player, PlayerCheck, StaffRole, StartNumberDraw, Tournament
+from tournament.formats import knockout
+from tournament.models import CheckIn, Player, PlayerCheck, Round, Seat, StaffRole, StartNumberDraw, Table, Tournament
 
 CHECKIN_LIST_LIMIT = 60
 
@@ -81,15 +84,18 @@ def search_players(
     """
     qs = Player.objects.filter(tournament=tournament)
     query = query.strip()
-    if query.isdigit():
-        qs = qs.filter(Q(start_number=int(query)) | Q(name__icontains=query))
+    order: list[Any] = ["name", "pk"]
+    # isdecimal, not isdigit: int() refuses digits such as "²".
+    if query.isdecimal():
+        number = int(query)
+        qs = qs.filter(Q(start_number=number) | Q(name__icontains=query))
+        # Sorted in the database, so the exact number is never cut off by the limit.
+        order.insert(0, Case(When(start_number=number, then=Value(0)), default=Value(1)))
     elif query:
         for word in query.split():
             qs = qs.filter(name__icontains=word)
     total = qs.count()
-    players = list(_with_desk_details(qs.order_by("name", "pk"))[:limit])
-    if query.isdigit():
-        players.sort(key=lambda p: p.start_number != int(query))
+    players = list(_with_desk_details(qs.order_by(*order))[:limit])
     return players, total
 
 
@@ -127,7 +133,10 @@ def draw_result(tournament: Tournament) -> list[Player]:
 
 def waiting_list(tournament: Tournament) -> list[Player]:
     return list(
-        Player.objects.filter(tournament=tournament, status=enums.PlayerStatus.WAITING).order_by("registered_at", "pk")
+        # The order in which services moves players up (services.WAITING_LIST_ORDER).
+        Player.objects.filter(tournament=tournament, status=enums.PlayerStatus.WAITING).order_by(
+            "status_changed_at", "registered_at", "pk"
+        )
     )
 
 
@@ -144,3 +153,135 @@ def overrides(tournament: Tournament) -> list[CheckIn]:
         .select_related("player", "checked_in_by")
         .order_by("-checked_in_at")
     )
+
+
+# --- play -------------------------------------------------------------------------------
+
+
+def knockout_entrants(tournament: Tournament) -> list[knockout.Entrant]:
+    """Snapshot of the checked-in players for the knockout format."""
+    players = Player.objects.filter(tournament=tournament, status=enums.PlayerStatus.CHECKED_IN)
+    return [knockout.Entrant(id=p.pk, start_number=p.start_number or 0, club=p.club) for p in players]
+
+
+def knockout_rounds(tournament: Tournament) -> list[knockout.RoundResult]:
+    """Snapshot of every round's table results (two queries, whatever the size)."""
+    results = []
+    rounds = Round.objects.filter(tournament=tournament).order_by("number").prefetch_related("tables__seats")
+    for rnd in rounds:
+        tables = tuple(
+            knockout.TableResult(
+                number=table.number,
+                is_duel=table.is_duel,
+                seats=tuple(
+                    knockout.SeatResult(player_id=seat.player_id, place=seat.place or 0, games_won=seat.games_won)
+                    for seat in table.seats.all()
+                ),
+            )
+            for table in rnd.tables.all()
+        )
+        final_order: tuple[int, ...] = ()
+        if rnd.stage == enums.Stage.FINAL:
+            main = next((t for t in rnd.tables.all() if not t.is_duel), None)
+            if main is not None:
+                final_order = tuple(s.player_id for s in sorted(main.seats.all(), key=lambda s: s.place or 99))
+        results.append(
+            knockout.RoundResult(number=rnd.stage_number, stage=rnd.stage, tables=tables, final_order=final_order)
+        )
+    return results
+
+
+@dataclass(frozen=True)
+class RankingRow:
+    place: int
+    player: Player
+    reached: str
+    reached_round: int
+    games_won: int
+    decided_by: str
+    final_place: int | None
+
+
+def final_ranking(tournament: Tournament) -> list[RankingRow]:
+    """Everyone ranked (knockout): how far they got, games won, start number."""
+    entrants = knockout_entrants(tournament)
+    entries = knockout.rank_players(entrants, knockout_rounds(tournament))
+    players = {p.pk: p for p in Player.objects.filter(pk__in=[e.id for e in entrants])}
+    return [
+        RankingRow(
+            place=e.place,
+            player=players[e.player_id],
+            reached=e.reached,
+            reached_round=e.reached_round,
+            games_won=e.games_won,
+            decided_by=e.decided_by,
+            final_place=e.final_place,
+        )
+        for e in entries
+    ]
+
+
+def current_round(tournament: Tournament) -> Round | None:
+    return Round.objects.filter(tournament=tournament).order_by("-number").first()
+
+
+def _tables_with_players() -> Prefetch[Any]:
+    return Prefetch(
+        "tables",
+        queryset=Table.objects.order_by("number").prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
+        ),
+    )
+
+
+def rounds_overview(tournament: Tournament) -> list[Round]:
+    """Every round with its tables, seats and players (three queries)."""
+    return list(Round.objects.filter(tournament=tournament).order_by("number").prefetch_related(_tables_with_players()))
+
+
+def round_tables(tournament: Tournament, round_number: int | None = None) -> Round | None:
+    """One round (the current one by default) with its tables, seats and players."""
+    qs = Round.objects.filter(tournament=tournament).prefetch_related(_tables_with_players())
+    if round_number is not None:
+        return qs.filter(number=round_number).first()
+    return qs.order_by("-number").first()
+
+
+@dataclass(frozen=True)
+class TableView:
+    """What a referee's tablet shows for one table."""
+
+    table: Any
+    seats: list[Any]
+    games: list[Any]
+    dealer_position: int | None
+    next_game: int
+
+    @property
+    def last_game(self) -> Any:
+        valid = [g for g in self.games if g.status == "valid"]
+        return valid[-1] if valid else None
+
+
+def table_view(tournament: Tournament, table_id: int) -> TableView:
+    """A table with its seats, players and every game (valid and undone) with scores."""
+    table = (
+        Table.objects.select_related("round")
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position")),
+            Prefetch(
+                "games",
+                queryset=Game.objects.select_related("winner", "entered_by")
+                .prefetch_related(Prefetch("scores", queryset=GameScore.objects.select_related("player")))
+                .order_by("number", "pk"),
+            ),
+        )
+        .get(pk=table_id, round__tournament=tournament)
+    )
+    seats = list(table.seats.all())
+    games = list(table.games.all())
+    valid = sum(1 for g in games if g.status == "valid")
+    dealer = None
+    if table.first_dealer_position is not None and seats:
+        dealer = (table.first_dealer_position + valid) % len(seats)
+    return TableView(table=table, seats=seats, games=games, dealer_position=dealer, next_game=valid + 1)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from django.contrib.auth import get_user_model
 
 from games.rules.uno import ACTION_CARDS, NUMBER_CARDS
-from tournament import enums, play_services, selectors, services
+from tournament import enums, life_bands_services, play_services, selectors, services
 from tournament.models import Table, Tournament
 
 FIRST_NAMES = ["Anna", "Bernd", "Carla", "David", "Eva", "Franz", "Gina", "Hans", "Ilse", "Jonas", "Klara", "Luca"]
@@ -126,8 +126,64 @@ def simulate_knockout(tournament: Tournament, *, seed: int, actor: object | None
     return SimulationResult(tournament=tournament, rounds=rounds, games=games)
 
 
+def play_schocken_table(tournament: Tournament, table: Table, rng: random.Random, actor: object | None) -> int:
+    """Play a life-bands table to its decision: random losers among those still in."""
+    games = 0
+    table.refresh_from_db()
+    while table.status == enums.TableStatus.PLAYING:
+        alive = list(table.seats.filter(out_order__isnull=True).values_list("player_id", flat=True))
+        life_bands_services.record_loss(
+            tournament=tournament,
+            actor=actor,
+            table_id=table.pk,
+            loser_id=rng.choice(sorted(alive)),
+            version=table.version,
+            idempotency_key=uuid.uuid4().hex,
+        )
+        games += 1
+        table.refresh_from_db()
+    return games
+
+
+def simulate_life_bands(tournament: Tournament, *, seed: int, actor: object | None = None) -> SimulationResult:
+    """Play a life-bands tournament to its end: the organiser taps "next" whenever
+    nothing is playing, and plays the open tables one by one in random order."""
+    rng = random.Random(seed)
+    games = steps = 0
+    for _ in range(10_000):
+        tournament.refresh_from_db()
+        if tournament.status == enums.TournamentStatus.FINISHED:
+            break
+        playing = list(
+            Table.objects.filter(round__tournament=tournament, status=enums.TableStatus.PLAYING).order_by("pk")
+        )
+        # Form whatever the pool allows before playing on, as the organiser would.
+        try:
+            try:
+                done = life_bands_services.advance(tournament=tournament, actor=actor, seed=rng.getrandbits(31))
+            except play_services.NeedsChoice as choice:
+                done = life_bands_services.advance(
+                    tournament=tournament, actor=actor, seed=rng.getrandbits(31), choice=choice.options[0].code
+                )
+            if done:
+                steps += 1
+                continue
+        except services.ServiceError:
+            if not playing:
+                raise
+        if not playing:
+            raise RuntimeError("nothing is playing and nothing can be seated")
+        games += play_schocken_table(tournament, rng.choice(playing), rng, actor)
+    else:
+        raise RuntimeError("the simulation did not finish")
+    return SimulationResult(tournament=tournament, rounds=steps, games=games)
+
+
 def ranking_lines(tournament: Tournament) -> list[str]:
     """One line per player: place, start number and name, tab separated."""
+    if tournament.format == enums.Format.LIFE_BANDS:
+        rows = life_bands_services.final_ranking(tournament)
+        return [f"{row.place}\t{row.player.start_number}\t{row.player.name}" for row in rows]
     return [
         f"{entry.place}\t{entry.player.start_number}\t{entry.player.name}"
         for entry in selectors.final_ranking(tournament)
