@@ -552,7 +552,7 @@ def final_ranking(tournament: Tournament) -> list[RankingRow]:
     )
     out_sequence: dict[int, int] = {}
     went_out: dict[int, str] = {}
-    remaining = {pid: tournament.life_bands for pid in players}
+    remaining = dict.fromkeys(players, tournament.life_bands)
     for pid, game_id, stage, stage_number in cuts.order_by("game_id"):
         if pid not in remaining:
             continue

@@ -430,6 +430,8 @@ def _improve(
     row found nothing better. Returns (best tables, best cost, work spent).
     """
     search = _SwapSearch(weights, tables)
+    if len(tables) < 2:
+        return search.snapshot(), search.cost, search.work
     search.descend(rng, limit)
     best, best_cost = search.snapshot(), search.cost
     stale = 0

@@ -17,7 +17,7 @@ import csv
 import io
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date as date_type
 from datetime import datetime
@@ -47,6 +47,8 @@ from tournament.models import (
 User = AbstractBaseUser | AnonymousUser
 
 ACTIVE_STATUSES = (enums.PlayerStatus.REGISTERED, enums.PlayerStatus.CHECKED_IN)
+# Order of joining the waiting list: a reinstated player queues behind those already waiting.
+WAITING_LIST_ORDER = ("status_changed_at", "registered_at", "pk")
 NAME_MAX = Player._meta.get_field("name").max_length or 120
 CLUB_MAX = Player._meta.get_field("club").max_length or 120
 CONTACT_MAX = Player._meta.get_field("contact").max_length or 200
@@ -113,7 +115,7 @@ def _promote_from_waiting_list(tournament: Tournament, actor: User | None) -> li
     promoted = list(
         Player.objects.select_for_update()
         .filter(tournament=tournament, status=enums.PlayerStatus.WAITING)
-        .order_by("registered_at", "pk")[:free]
+        .order_by(*WAITING_LIST_ORDER)[:free]
     )
     now = timezone.now()
     for player in promoted:
@@ -286,6 +288,7 @@ def add_staff(*, tournament: Tournament, actor: User, username: str, role: str, 
         if StaffRole.objects.filter(tournament=locked, user=user, role=role).exists():
             raise ServiceError(_("%(name)s already has this role.") % {"name": username})
         staff = StaffRole.objects.create(tournament=locked, user=user, role=role)
+        _bump(locked)
         _audit(locked, actor, "staff_added", user=username, role=role)
     return staff
 
@@ -302,6 +305,7 @@ def remove_staff(*, tournament: Tournament, actor: User, staff_id: int) -> None:
         ):
             raise ServiceError(_("A tournament keeps at least one organiser."))
         staff.delete()
+        _bump(locked)
         _audit(locked, actor, "staff_removed", user=staff.user.get_username(), role=staff.role)
 
 
@@ -438,15 +442,20 @@ def parse_player_csv(text: str, existing_keys: set[str]) -> ImportReport:
         return report
     sample = text[:4096]
     delimiter = ";" if sample.count(";") > sample.count(",") else ","
-    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
     columns = ["name", "club", "contact"]
     seen: dict[str, int] = {}
-    for index, cells in enumerate(reader, start=1):
-        line = reader.line_num
-        cells = [cell.strip() for cell in cells]
+    header_possible = True
+    for line, raw_cells in _csv_records(text, delimiter):
+        if raw_cells is None:
+            report.rows.clear()
+            message = _("The file cannot be read from this line on: a cell is far too long (is a quote left open?).")
+            report.errors.append((line, message))
+            return report
+        cells = [cell.strip() for cell in raw_cells]
         if not any(cells):
             continue
-        if index == 1 and cells[0].casefold() in HEADER_ALIASES:
+        first_row, header_possible = header_possible, False
+        if first_row and cells[0].casefold() in HEADER_ALIASES:
             mapped = [HEADER_ALIASES.get(cell.casefold()) for cell in cells]
             if None in mapped or len(set(mapped)) != len(mapped) or "name" not in mapped:
                 report.errors.append((line, _("Unknown or repeated column in the header: use name, club, contact.")))
@@ -474,6 +483,23 @@ def parse_player_csv(text: str, existing_keys: set[str]) -> ImportReport:
     if not report.rows and not report.errors:
         report.errors.append((0, _("The file holds no players.")))
     return report
+
+
+def _csv_records(text: str, delimiter: str) -> Iterator[tuple[int, list[str] | None]]:
+    """(first line, cells) of every record; any line ending (also a lone CR).
+    Cells are None for a record the csv module cannot read, which ends the file."""
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    previous = 0
+    while True:
+        try:
+            cells = next(reader)
+        except StopIteration:
+            return
+        except csv.Error:
+            yield previous + 1, None
+            return
+        yield previous + 1, cells
+        previous = reader.line_num
 
 
 def import_players_csv(*, tournament: Tournament, actor: User, text: str, skip_bad_rows: bool = False) -> ImportReport:
