@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournament.views import desk, display, organiser, referee, rounds
+from tournament.views import desk, display, half_tracker, organiser, referee, rounds
 
 app_name = "tournament"
 
@@ -45,6 +45,11 @@ urlpatterns = [
     path("t/<int:tournament_id>/referee/tables/<int:table_id>/game/", referee.record_game, name="record_game"),
     path("t/<int:tournament_id>/referee/tables/<int:table_id>/undo/", referee.undo_game, name="undo_game"),
     path("t/<int:tournament_id>/referee/tables/<int:table_id>/close/", referee.close_table, name="close_table"),
+    path(
+        "t/<int:tournament_id>/referee/tables/<int:table_id>/half-tracker/",
+        half_tracker.half_tracker,
+        name="half_tracker",
+    ),
     path("p/<int:tournament_id>/", display.projector, name="projector"),
     path("p/<int:tournament_id>/screen/", display.projector_screen, name="projector_screen"),
     path("p/<int:tournament_id>/find/", display.find, name="find"),

@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import uuid
+from datetime import timedelta
 
 import segno
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from games.rules.uno import ACTION_CARDS, NUMBER_CARDS
-from tournament import enums, play_services, selectors
+from tournament import enums, life_bands_services, play_services, selectors
 from tournament.http import HtmxHttpRequest
 from tournament.models import Table, Tournament
 from tournament.permissions import tournament_role
@@ -49,7 +51,18 @@ def _table_context(
         (card, CARD_LABELS[card], int(card) if card in NUMBER_CARDS else scoring[card])
         for card in NUMBER_CARDS + ACTION_CARDS
     ]
+    life = tournament.format == enums.Format.LIFE_BANDS
+    grand_final = view.table.round.stage == enums.Stage.GRAND_FINAL
+    bands = life_bands_services.bands_left(tournament, [seat.player_id for seat in view.seats]) if life else {}
+    sharp_at = None
+    if life and not grand_final and view.table.started_at:
+        sharp_at = view.table.started_at + timedelta(minutes=tournament.sharp_play_minutes)
     return {
+        "life_bands": life,
+        "grand_final": grand_final,
+        "bands": [(seat, bands.get(seat.player_id, 0)) for seat in view.seats],
+        "sharp_at": sharp_at,
+        "sharp_now": bool(sharp_at and timezone.now() >= sharp_at),
         "tournament": tournament,
         "view": view,
         "table": view.table,
@@ -131,6 +144,8 @@ def _final_entries(request: HtmxHttpRequest) -> tuple[dict[int, int], dict[int, 
 @require_POST
 @tournament_role(enums.Role.REFEREE)
 def record_game(request: HtmxHttpRequest, tournament: Tournament, table_id: int) -> HttpResponse:
+    if tournament.format == enums.Format.LIFE_BANDS:
+        return _record_loss(request, tournament, table_id)
     points, hands, problem = _final_entries(request)
     if problem:
         return _after_write(request, tournament, table_id, problem)
@@ -153,11 +168,34 @@ def record_game(request: HtmxHttpRequest, tournament: Tournament, table_id: int)
     return _after_write(request, tournament, table_id)
 
 
+def _record_loss(request: HtmxHttpRequest, tournament: Tournament, table_id: int) -> HttpResponse:
+    loser = _int(request.POST.get("loser"))
+    if loser is None:
+        return _after_write(request, tournament, table_id, _("Tap the player who lost the game."))
+    try:
+        life_bands_services.record_loss(
+            tournament=tournament,
+            actor=request.user,
+            table_id=table_id,
+            loser_id=loser,
+            version=_int(request.POST.get("version")) or 0,
+            idempotency_key=request.POST.get("key", ""),
+        )
+    except ServiceError as error:
+        return _after_write(request, tournament, table_id, error.message)
+    return _after_write(request, tournament, table_id)
+
+
 @require_POST
 @tournament_role(enums.Role.REFEREE)
 def undo_game(request: HtmxHttpRequest, tournament: Tournament, table_id: int) -> HttpResponse:
+    undo = (
+        life_bands_services.undo_last_loss
+        if tournament.format == enums.Format.LIFE_BANDS
+        else play_services.undo_last_game
+    )
     try:
-        play_services.undo_last_game(
+        undo(
             tournament=tournament,
             actor=request.user,
             table_id=table_id,
