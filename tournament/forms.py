@@ -117,6 +117,9 @@ class TournamentSettingsForm(forms.ModelForm):
         size, largest = data.get("table_size"), data.get("table_size_max")
         if isinstance(size, int) and isinstance(largest, int) and largest < size:
             self.add_error("table_size_max", _("The largest table size cannot be below the preferred size."))
+        final = data.get("final_size")
+        if isinstance(final, int) and isinstance(largest, int) and final > largest:
+            self.add_error("final_size", _("The final cannot seat more players than the largest table."))
         return data
 
 

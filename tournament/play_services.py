@@ -79,6 +79,14 @@ def _format_error(error: FormatError) -> ServiceError:
         return ServiceError(
             _("At least %(needed)d checked-in players with start numbers are needed.") % dict(error.params)
         )
+    if error.code == "no_seating_possible":
+        return ServiceError(
+            _(
+                "%(players)d players cannot be seated at tables of these sizes, and the rules allow no way out here. "
+                "Change the table sizes in the settings."
+            )
+            % {"players": error.params.get("players", 0)}
+        )
     return ServiceError(_("The next round cannot be seated (%(code)s).") % {"code": error.code})
 
 
@@ -373,6 +381,9 @@ def undo_last_game(*, tournament: Tournament, actor: User, table_id: int, versio
         _check_writable(table, version)
         if _duels(table).filter(games__isnull=False).exists():
             raise ServiceError(_("The duel has started; the final's games can no longer be undone."))
+        if table.is_duel and table.round.tables.filter(is_duel=False, status=enums.TableStatus.CLOSED).exists():
+            # The duel orders the closed final's places: undoing it would reopen the final.
+            raise ServiceError(_("The final is closed; its duel can no longer be undone."))
         game = table.games.filter(status=GameStatus.VALID).order_by("-number").first()
         if game is None:
             raise ServiceError(_("There is no game to undo."))

@@ -22,7 +22,23 @@
       field.readOnly = false;
     }
     calc.querySelector("[data-calc-hand]").textContent = cards.join(" · ");
+    updateWinnerTotal(calc.closest("form"));
   }
+
+  // What the chosen winner will score: the sum of the other hands.
+  function updateWinnerTotal(form) {
+    if (!form) return;
+    const out = form.querySelector("[data-winner-total]");
+    if (!out) return;
+    let sum = 0;
+    form.querySelectorAll("[data-calculator]").forEach((calc) => {
+      if (!calc.hidden) sum += parseInt(calc.querySelector(".calc-total").value, 10) || 0;
+    });
+    out.textContent = sum;
+  }
+  document.addEventListener("input", (event) => {
+    if (event.target.classList.contains("calc-total")) updateWinnerTotal(event.target.form);
+  });
   document.addEventListener("click", (event) => {
     const key = event.target.closest(".calc-key");
     const clear = event.target.closest("[data-calc-clear]");
@@ -31,6 +47,13 @@
     if (key) {
       const input = calc.querySelector('input[data-count="' + key.dataset.card + '"]');
       input.value = (parseInt(input.value, 10) || 0) + 1;
+      calc.dataset.lastCard = key.dataset.card;
+      refresh(calc);
+    } else if (event.target.closest("[data-calc-undo]")) {
+      // Remove the last tapped card only.
+      const last = calc.dataset.lastCard;
+      const input = last && calc.querySelector('input[data-count="' + last + '"]');
+      if (input && parseInt(input.value, 10) > 0) input.value = parseInt(input.value, 10) - 1;
       refresh(calc);
     } else if (clear) {
       calc.querySelectorAll("input[data-count]").forEach((input) => (input.value = 0));
@@ -46,5 +69,6 @@
     form.querySelectorAll("[data-calculator]").forEach((calc) => {
       calc.hidden = calc.dataset.player === event.target.value;
     });
+    updateWinnerTotal(form);
   });
 })();

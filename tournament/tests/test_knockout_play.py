@@ -37,11 +37,12 @@ def assert_valid_tournament(tournament, players: int) -> None:
         seen: set[int] = set()
         for table in rnd.tables.all():
             ids = list(table.seats.values_list("player_id", flat=True))
-            assert not seen & set(ids), "a player sits at two tables of one round"
-            seen |= set(ids)
             if table.is_duel:
+                # Duel players also sit at the final table of the same round.
                 assert len(ids) >= 2
                 continue
+            assert not seen & set(ids), "a player sits at two tables of one round"
+            seen |= set(ids)
             if rnd.stage != enums.Stage.FINAL:
                 # A larger table only where the organiser chose it (written into the round's note).
                 allowed = largest + 1 if rnd.seating_note else largest
@@ -71,8 +72,10 @@ def test_whole_tournament_200_players():
     assert_valid_tournament(result.tournament, 200)
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(players=st.integers(min_value=2, max_value=40), seed=st.integers(min_value=0, max_value=10_000))
+# Whole tournaments through the services are slow; the pure format module is
+# property-tested over hundreds of sizes in test_knockout_format.py.
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(players=st.integers(min_value=2, max_value=26), seed=st.integers(min_value=0, max_value=10_000))
 def test_any_field_size_finishes_with_one_champion(django_db_blocker, players, seed):
     result = run(players, seed)
     assert_valid_tournament(result.tournament, players)

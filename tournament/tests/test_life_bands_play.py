@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import uuid
 
 import pytest
@@ -29,7 +30,7 @@ def assert_valid(tournament, players: int) -> None:
     # Nobody ever sat at two playing tables at once: each player's seats never overlap in time.
     for player in Player.objects.filter(tournament=tournament):
         seats = list(Seat.objects.filter(player=player).select_related("table").order_by("table__started_at"))
-        for earlier, later in zip(seats, seats[1:], strict=False):
+        for earlier, later in itertools.pairwise(seats):
             assert earlier.table.decided_at is not None and earlier.table.decided_at <= later.table.started_at
     # The pool is empty at the end and never held anyone twice (constraint + history).
     assert not PoolEntry.objects.filter(tournament=tournament, left_at__isnull=True).exists()
@@ -58,8 +59,8 @@ def test_whole_tournament_120_players():
     assert_valid(run(120, seed=120), 120)
 
 
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(players=st.integers(min_value=3, max_value=30), seed=st.integers(min_value=0, max_value=10_000))
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(players=st.integers(min_value=3, max_value=24), seed=st.integers(min_value=0, max_value=10_000))
 def test_any_field_finishes(players, seed):
     assert_valid(run(players, seed), players)
 
@@ -150,7 +151,7 @@ class TestTable:
         assert LedgerEntry.objects.filter(kind=enums.LedgerKind.CORRECTION).count() == 2
 
     def test_undo_refused_once_the_player_sits_elsewhere(self, table_of_four):
-        tournament, table, (a, b, c, d) = table_of_four
+        tournament, table, (a, *_rest) = table_of_four
         others = list(Table.objects.filter(round=table.round).exclude(pk=table.pk))
         for loser in (a, a):
             lose(tournament, table, loser)

@@ -24,8 +24,8 @@ from tournament.services import ServiceError
 CARD_LABELS = {
     **{card: card for card in NUMBER_CARDS},
     "draw_two": "+2",
-    "reverse": "⇄",
-    "skip": "⊘",
+    "reverse": "⇄ Rev",
+    "skip": "⊘ Skip",
     "wild": "W",
     "wild_draw_four": "W+4",
 }
@@ -57,7 +57,18 @@ def _table_context(
     sharp_at = None
     if life and not grand_final and view.table.started_at:
         sharp_at = view.table.started_at + timedelta(minutes=tournament.sharp_play_minutes)
+    open_duels: list[Table] = []
+    tied_players: set[int] = set()
+    if view.table.points_target is not None:
+        open_duels = list(
+            Table.objects.filter(round=view.table.round, is_duel=True, status=enums.TableStatus.PLAYING)
+            .prefetch_related("seats")
+            .order_by("number")
+        )
+        tied_players = {seat.player_id for duel in open_duels for seat in duel.seats.all()}
     return {
+        "open_duels": open_duels,
+        "tied_players": tied_players,
         "life_bands": life,
         "grand_final": grand_final,
         "bands": [(seat, bands.get(seat.player_id, 0)) for seat in view.seats],
@@ -218,6 +229,9 @@ def close_table(request: HtmxHttpRequest, tournament: Tournament, table_id: int)
         )
     except ServiceError as error:
         return _after_write(request, tournament, table_id, error.message)
+    if request.htmx:
+        context = _table_context(request, tournament, table_id) | {"notice": _("Table closed. Thank you!")}
+        return render(request, "tournament/referee_table.html#table-panel", context)
     messages.success(request, _("Table closed. Thank you!"))
     return _after_write(request, tournament, table_id)
 

@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from tournament import enums, life_bands_services, play_services, selectors
@@ -69,9 +70,11 @@ def next_round(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse
         messages.success(request, _("The tournament is decided."))
         return redirect("tournament:ranking", tournament.pk)
     assert started.round is not None
+    tables = started.round.tables.count()
     messages.success(
         request,
-        _("%(round)s seated: %(tables)d tables.") % {"round": started.round, "tables": started.round.tables.count()},
+        ngettext("%(round)s seated: %(tables)d table.", "%(round)s seated: %(tables)d tables.", tables)
+        % {"round": started.round, "tables": tables},
     )
     return redirect("tournament:rounds", tournament.pk)
 
