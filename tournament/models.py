@@ -336,6 +336,8 @@ class Table(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     decided_at = models.DateTimeField(null=True, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)
+    # Points format with a time limit: the referee called time at this table.
+    time_called_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name = _("table")

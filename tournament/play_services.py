@@ -26,6 +26,7 @@ from games.models import Game, GameScore, GameStatus
 from games.rules import uno
 from tournament import draws, enums, seating, selectors
 from tournament.formats import knockout
+from tournament.formats import points as points_format
 from tournament.formats.base import FormatError
 from tournament.models import Player, Round, Seat, Table, Tournament
 from tournament.services import ServiceError, User, _actor, _audit, _bump, _lock_tournament
@@ -347,8 +348,14 @@ def _final_scores(
     card_points: Mapping[int, int] | None,
     hands: Mapping[int, Mapping[str, int]] | None,
 ) -> dict[int, tuple[int, dict[str, object]]]:
-    """Points of a final game: the winner scores the cards left in the others' hands."""
-    if table.points_target is None:
+    """Card points of a game, priced with the tournament's scoring table.
+
+    Knockout final: the winner scores the cards left in the others' hands.
+    Points format: everyone still holding cards takes them as penalty points;
+    the winner takes 0. Other tables record no points.
+    """
+    penalties = tournament.format == enums.Format.POINTS
+    if table.points_target is None and not penalties:
         return {}
     hands = hands or {}
     values: dict[int, int] = {}
@@ -366,6 +373,9 @@ def _final_scores(
             raise ServiceError(_("Card points cannot be negative."))
     if card_points and set(card_points) - seated:
         raise ServiceError(_("Points were entered for a player who does not sit at this table."))
+    if penalties:
+        penalty = points_format.game_penalties(winner_id, values)
+        return {pid: (penalty[pid], {"cards": values.get(pid, 0), "hand": dict(hands.get(pid, {}))}) for pid in penalty}
     scores: dict[int, tuple[int, dict[str, object]]] = {
         pid: (0, {"cards": values[pid], "hand": dict(hands.get(pid, {}))}) for pid in values
     }
@@ -420,6 +430,26 @@ def close_table(*, tournament: Tournament, actor: User, table_id: int, version: 
     return table
 
 
+def call_time(*, tournament: Tournament, actor: User, table_id: int, version: int) -> Table:
+    """Points format with a time limit: the round's time is up at this table.
+
+    The table is decided with the games played so far (at least one).
+    """
+    with transaction.atomic():
+        locked = _lock_tournament(tournament.pk)
+        table = _lock_table(locked, table_id)
+        _check_writable(table, version)
+        if locked.format != enums.Format.POINTS or not locked.round_time_limit_minutes:
+            raise ServiceError(_("This tournament plays a fixed number of games per table."))
+        if not table.games.filter(status=GameStatus.VALID).exists():
+            raise ServiceError(_("Record at least one game before the time is called."))
+        table.time_called_at = timezone.now()
+        table.save(update_fields=["time_called_at"])
+        _refresh_table(locked, table, actor)
+        _audit(locked, actor, "time_called", table=table.pk)
+    return table
+
+
 def _duels(table: Table) -> QuerySet[Table]:
     """The duel tables that decide ties of a final table (none for other tables)."""
     if table.points_target is None:
@@ -452,6 +482,13 @@ def _refresh_table(tournament: Tournament, table: Table, actor: User) -> None:
                 places = {pid: index for index, pid in enumerate(order, start=1)}
         else:
             _sync_duels(tournament, table, None, start)
+    elif tournament.format == enums.Format.POINTS:
+        if points_format.table_decided(len(games), tournament.games_per_round) or (
+            table.time_called_at is not None and games
+        ):
+            decided = True
+            order = sorted(points, key=lambda pid: (points[pid], -wins[pid], start[pid]))
+            places = {pid: index for index, pid in enumerate(order, start=1)}
     elif knockout.table_winner(wins, table.wins_needed or 1) is not None:
         decided = True
         places = {pid: index for index, pid in enumerate(knockout.table_places(wins, start), start=1)}

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from django.contrib.auth import get_user_model
 
 from games.rules.uno import ACTION_CARDS, NUMBER_CARDS
-from tournament import enums, life_bands_services, play_services, selectors, services
+from tournament import enums, life_bands_services, play_services, points_services, selectors, services
 from tournament.models import Table, Tournament
 
 FIRST_NAMES = ["Anna", "Bernd", "Carla", "David", "Eva", "Franz", "Gina", "Hans", "Ilse", "Jonas", "Klara", "Luca"]
@@ -79,7 +79,7 @@ def play_table(tournament: Tournament, table: Table, rng: random.Random, actor: 
     while table.status == enums.TableStatus.PLAYING:
         winner = rng.choice(seats).player_id
         hands = None
-        if table.points_target is not None:
+        if table.points_target is not None or tournament.format == enums.Format.POINTS:
             hands = {seat.player_id: _random_hand(rng) for seat in seats if seat.player_id != winner}
         play_services.record_game(
             tournament=tournament,
@@ -179,8 +179,26 @@ def simulate_life_bands(tournament: Tournament, *, seed: int, actor: object | No
     return SimulationResult(tournament=tournament, rounds=steps, games=games)
 
 
+def simulate_points(tournament: Tournament, *, seed: int, actor: object | None = None) -> SimulationResult:
+    """Play every planned round of a points tournament with random hands."""
+    rng = random.Random(seed)
+    games = 0
+    for _round in range(tournament.rounds_planned):
+        rnd = points_services.start_round(tournament=tournament, actor=actor, seed=rng.getrandbits(31))
+        for table in rnd.tables.order_by("number"):
+            games += play_table(tournament, table, rng, actor)
+    points_services.finish(tournament=tournament, actor=actor)
+    tournament.refresh_from_db()
+    return SimulationResult(tournament=tournament, rounds=tournament.rounds_planned, games=games)
+
+
 def ranking_lines(tournament: Tournament) -> list[str]:
     """One line per player: place, start number and name, tab separated."""
+    if tournament.format == enums.Format.POINTS:
+        return [
+            f"{row.place}\t{player.start_number}\t{player.name}"
+            for row, player in points_services.standings(tournament)
+        ]
     if tournament.format == enums.Format.LIFE_BANDS:
         rows = life_bands_services.final_ranking(tournament)
         return [f"{row.place}\t{row.player.start_number}\t{row.player.name}" for row in rows]

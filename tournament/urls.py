@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournament.views import desk, display, half_tracker, organiser, referee, rounds
+from tournament.views import desk, display, exports, half_tracker, organiser, referee, rounds
 
 app_name = "tournament"
 
@@ -38,6 +38,8 @@ urlpatterns = [
     path("t/<int:tournament_id>/rounds/", rounds.rounds, name="rounds"),
     path("t/<int:tournament_id>/rounds/next/", rounds.next_round, name="next_round"),
     path("t/<int:tournament_id>/ranking/", rounds.ranking, name="ranking"),
+    path("t/<int:tournament_id>/export/standings.csv", exports.standings_csv, name="export_standings"),
+    path("t/<int:tournament_id>/export/games.csv", exports.games_csv, name="export_games"),
     path("t/<int:tournament_id>/rounds/<int:round_number>/table-cards/", referee.table_cards, name="table_cards"),
     path("t/<int:tournament_id>/referee/", referee.tables, name="referee_tables"),
     path("t/<int:tournament_id>/referee/tables/<int:table_id>/", referee.table, name="referee_table"),
@@ -45,6 +47,7 @@ urlpatterns = [
     path("t/<int:tournament_id>/referee/tables/<int:table_id>/game/", referee.record_game, name="record_game"),
     path("t/<int:tournament_id>/referee/tables/<int:table_id>/undo/", referee.undo_game, name="undo_game"),
     path("t/<int:tournament_id>/referee/tables/<int:table_id>/close/", referee.close_table, name="close_table"),
+    path("t/<int:tournament_id>/referee/tables/<int:table_id>/time/", referee.call_time, name="call_time"),
     path(
         "t/<int:tournament_id>/referee/tables/<int:table_id>/half-tracker/",
         half_tracker.half_tracker,

@@ -80,7 +80,10 @@ def _table_context(
         "error": error,
         "idempotency_key": uuid.uuid4().hex,
         "cards": cards,
-        "is_final": view.table.points_target is not None,
+        # Card points are entered in the knockout final and at every points-format table.
+        "is_final": view.table.points_target is not None or tournament.format == enums.Format.POINTS,
+        "is_points": tournament.format == enums.Format.POINTS,
+        "can_call_time": tournament.format == enums.Format.POINTS and bool(tournament.round_time_limit_minutes),
         "can_write": view.table.status != enums.TableStatus.CLOSED
         and view.table.round.status != enums.RoundStatus.FINISHED,
     }
@@ -233,6 +236,21 @@ def close_table(request: HtmxHttpRequest, tournament: Tournament, table_id: int)
         context = _table_context(request, tournament, table_id) | {"notice": _("Table closed. Thank you!")}
         return render(request, "tournament/referee_table.html#table-panel", context)
     messages.success(request, _("Table closed. Thank you!"))
+    return _after_write(request, tournament, table_id)
+
+
+@require_POST
+@tournament_role(enums.Role.REFEREE)
+def call_time(request: HtmxHttpRequest, tournament: Tournament, table_id: int) -> HttpResponse:
+    try:
+        play_services.call_time(
+            tournament=tournament,
+            actor=request.user,
+            table_id=table_id,
+            version=_int(request.POST.get("version")) or 0,
+        )
+    except ServiceError as error:
+        return _after_write(request, tournament, table_id, error.message)
     return _after_write(request, tournament, table_id)
 
 

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
-from tournament import enums, life_bands_services, play_services, selectors
+from tournament import enums, life_bands_services, play_services, points_services, selectors
 from tournament.http import HtmxHttpRequest
 from tournament.models import Tournament
 from tournament.permissions import tournament_role
@@ -19,11 +19,15 @@ from tournament.services import ServiceError
 def _template(tournament: Tournament) -> str:
     if tournament.format == enums.Format.LIFE_BANDS:
         return "tournament/rounds_life_bands.html"
+    if tournament.format == enums.Format.POINTS:
+        return "tournament/rounds_points.html"
     return "tournament/rounds.html"
 
 
 def _rounds_context(tournament: Tournament, **extra: object) -> dict[str, object]:
     rounds = selectors.rounds_overview(tournament)
+    if tournament.format == enums.Format.POINTS:
+        extra = {"rounds_left": max(tournament.rounds_planned - len(rounds), 0), **extra}
     if tournament.format == enums.Format.LIFE_BANDS:
         extra = {
             "state": life_bands_services.state(tournament),
@@ -56,6 +60,8 @@ def rounds(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
 def next_round(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     if tournament.format == enums.Format.LIFE_BANDS:
         return _life_bands_step(request, tournament)
+    if tournament.format == enums.Format.POINTS:
+        return _points_step(request, tournament)
     try:
         started = play_services.generate_next_round(
             tournament=tournament, actor=request.user, choice=request.POST.get("choice", "")
@@ -76,6 +82,20 @@ def next_round(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse
         ngettext("%(round)s seated: %(tables)d table.", "%(round)s seated: %(tables)d tables.", tables)
         % {"round": started.round, "tables": tables},
     )
+    return redirect("tournament:rounds", tournament.pk)
+
+
+def _points_step(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
+    """Seat the next points round, or finish the tournament after the last one."""
+    try:
+        if request.POST.get("action") == "finish":
+            points_services.finish(tournament=tournament, actor=request.user)
+            messages.success(request, _("The tournament is finished; the standings are final."))
+            return redirect("tournament:ranking", tournament.pk)
+        new_round = points_services.start_round(tournament=tournament, actor=request.user)
+    except ServiceError as error:
+        return render(request, _template(tournament), _rounds_context(tournament, error=error.message), status=409)
+    messages.success(request, _("%(round)s seated. %(note)s") % {"round": new_round, "note": new_round.seating_note})
     return redirect("tournament:rounds", tournament.pk)
 
 
@@ -113,8 +133,10 @@ def _life_bands_step(request: HtmxHttpRequest, tournament: Tournament) -> HttpRe
 @require_GET
 @tournament_role(enums.Role.REFEREE)
 def ranking(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
-    if tournament.format == enums.Format.LIFE_BANDS:
-        rows: list[object] = list(life_bands_services.final_ranking(tournament))
+    if tournament.format == enums.Format.POINTS:
+        rows: list[object] = list(points_services.standings(tournament))
+    elif tournament.format == enums.Format.LIFE_BANDS:
+        rows = list(life_bands_services.final_ranking(tournament))
     elif tournament.format == enums.Format.KNOCKOUT:
         rows = list(selectors.final_ranking(tournament))
     else:

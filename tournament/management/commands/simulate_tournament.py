@@ -26,12 +26,12 @@ class Command(BaseCommand):
         fmt, players, seed = options["format"], options["players"], options["seed"]
         if players < 2:
             raise CommandError("--players must be at least 2")
-        if fmt == enums.Format.POINTS:
-            raise CommandError(f"the {fmt} format cannot be simulated yet")
         actor = simulation.system_user()
         tournament = simulation.create_field(fmt=fmt, players=players, seed=seed, actor=actor)
         if fmt == enums.Format.LIFE_BANDS:
             simulation.simulate_life_bands(tournament, seed=seed, actor=actor)
+        elif fmt == enums.Format.POINTS:
+            simulation.simulate_points(tournament, seed=seed, actor=actor)
         else:
             simulation.simulate_knockout(tournament, seed=seed, actor=actor)
         for line in simulation.ranking_lines(tournament):
