@@ -7,6 +7,7 @@ from decimal import Decimal
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from games.rules.uno import ACTION_CARDS, SCORING_PRESETS
 from tournament import enums
 from tournament.models import Tournament
 from tournament.services import WindowInput
@@ -38,6 +39,13 @@ class TournamentCreateForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 5}),
         required=False,
         initial=DEFAULT_CHECKLIST,
+    )
+
+    equipment = forms.CharField(
+        label=_("Equipment kept at the desk and handed back at the end (one per line)"),
+        widget=forms.Textarea(attrs={"rows": 2}),
+        required=False,
+        help_text=_("For example “Own deck”: it is ticked at check-in and again when returned."),
     )
 
     def __init__(self, *args: object, **kwargs: object) -> None:
@@ -82,6 +90,9 @@ class TournamentCreateForm(forms.Form):
 
     def checklist_labels(self) -> list[str]:
         return [line.strip() for line in self.cleaned_data.get("checklist", "").splitlines() if line.strip()]
+
+    def equipment_labels(self) -> list[str]:
+        return [line.strip() for line in self.cleaned_data.get("equipment", "").splitlines() if line.strip()]
 
 
 class TournamentSettingsForm(forms.ModelForm):
@@ -186,3 +197,31 @@ class DrawForm(forms.Form):
     seed = forms.IntegerField(
         label=_("Seed (leave empty for a new random draw)"), required=False, min_value=0, max_value=2**62
     )
+
+
+class ScoringForm(forms.Form):
+    """The card scoring table: a preset from the rule documents, or custom values."""
+
+    PRESETS = [
+        ("standard", _("Standard (wild +4 = 50)")),
+        ("house_rules", _("House rules (wild +4 = 70)")),
+        ("custom", _("Custom values")),
+    ]
+    preset = forms.ChoiceField(label=_("Scoring table"), choices=PRESETS)
+    draw_two = forms.IntegerField(label=_("+2"), min_value=0, max_value=500)
+    reverse = forms.IntegerField(label=_("Reverse"), min_value=0, max_value=500)
+    skip = forms.IntegerField(label=_("Skip"), min_value=0, max_value=500)
+    wild = forms.IntegerField(label=_("Wild"), min_value=0, max_value=500)
+    wild_draw_four = forms.IntegerField(label=_("Wild +4"), min_value=0, max_value=500)
+
+    @classmethod
+    def for_tournament(cls, tournament: Tournament) -> ScoringForm:
+        values = dict(tournament.scoring_table)
+        preset = next((name for name, table in SCORING_PRESETS.items() if dict(table) == values), "custom")
+        return cls(initial={"preset": preset, **values})
+
+    def values(self) -> dict[str, int]:
+        preset = self.cleaned_data["preset"]
+        if preset in SCORING_PRESETS:
+            return dict(SCORING_PRESETS[preset])
+        return {kind: self.cleaned_data[kind] for kind in ACTION_CARDS}

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Case, Count, Prefetch, Q, QuerySet, Value, When
+from django.db.models import Case, Count, F, Prefetch, Q, QuerySet, Value, When
 
 from games.models import Game, GameScore
 from tournament import enums
@@ -285,3 +285,12 @@ def table_view(tournament: Tournament, table_id: int) -> TableView:
     if table.first_dealer_position is not None and seats:
         dealer = (table.first_dealer_position + valid) % len(seats)
     return TableView(table=table, seats=seats, games=games, dealer_position=dealer, next_game=valid + 1)
+
+
+def returnable_checks(tournament: Tournament) -> list[PlayerCheck]:
+    """Handed-in equipment (own decks) with its player, not yet returned first."""
+    return list(
+        PlayerCheck.objects.filter(player__tournament=tournament, item__returnable=True)
+        .select_related("player", "item")
+        .order_by(F("returned_at").asc(nulls_first=True), "player__name")
+    )

@@ -33,6 +33,13 @@ urlpatterns = [
         name="remove_checklist_item",
     ),
     path("t/<int:tournament_id>/settings/windows/", organiser.add_window, name="add_window"),
+    path("t/<int:tournament_id>/settings/scoring/", organiser.scoring, name="scoring"),
+    path("t/<int:tournament_id>/equipment/", desk.equipment, name="equipment"),
+    path(
+        "t/<int:tournament_id>/players/<int:player_id>/returned/<int:item_id>/",
+        desk.toggle_returned,
+        name="toggle_returned",
+    ),
     path("t/<int:tournament_id>/staff/", organiser.staff, name="staff"),
     path("t/<int:tournament_id>/staff/<int:staff_id>/remove/", organiser.remove_staff, name="remove_staff"),
     path("t/<int:tournament_id>/rounds/", rounds.rounds, name="rounds"),

@@ -44,7 +44,8 @@ def tournament_create(request: HtmxHttpRequest) -> HttpResponse:
                 format=data["format"],
                 capacity=data["capacity"],
                 entry_fee=data["entry_fee"],
-                checklist=form.checklist_labels(),
+                checklist=form.checklist_labels() + form.equipment_labels(),
+                returnable=form.equipment_labels(),
                 windows=form.windows(),
             )
         except services.ServiceError as error:
@@ -328,3 +329,32 @@ def print_players(request: HtmxHttpRequest, tournament: Tournament) -> HttpRespo
         "counters": selectors.desk_counters(tournament),
     }
     return render(request, "tournament/print_players.html", context)
+
+
+@require_GET
+@tournament_role(enums.Role.DESK)
+def equipment(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
+    """Equipment kept at the desk (own decks): hand it back at the end and tick it."""
+    items = [item for item in tournament.checklist_items.all() if item.returnable]
+    context = {
+        "tournament": tournament,
+        "items": items,
+        "checks": selectors.returnable_checks(tournament),
+    }
+    return render(request, "tournament/equipment.html", context)
+
+
+@require_POST
+@tournament_role(enums.Role.DESK)
+def toggle_returned(request: HtmxHttpRequest, tournament: Tournament, player_id: int, item_id: int) -> HttpResponse:
+    try:
+        services.set_returned(
+            tournament=tournament,
+            actor=request.user,
+            player_id=player_id,
+            item_id=item_id,
+            returned=request.POST.get("returned") == "1",
+        )
+    except services.ServiceError as error:
+        messages.error(request, error.message)
+    return redirect("tournament:equipment", tournament.pk)

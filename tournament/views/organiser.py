@@ -8,8 +8,8 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from tournament import enums, selectors, services
-from tournament.forms import ChecklistItemForm, StaffForm, TournamentSettingsForm, WindowForm
+from tournament import enums, points_services, selectors, services
+from tournament.forms import ChecklistItemForm, ScoringForm, StaffForm, TournamentSettingsForm, WindowForm
 from tournament.http import HtmxHttpRequest
 from tournament.models import Tournament
 from tournament.permissions import tournament_role
@@ -23,6 +23,8 @@ def _settings_context(tournament: Tournament, **forms: object) -> dict[str, obje
         "window_form": forms.get("window_form") or WindowForm(),
         "items": list(tournament.checklist_items.all()),
         "windows": list(tournament.registration_windows.all()),
+        "scoring_form": forms.get("scoring_form") or ScoringForm.for_tournament(tournament),
+        "scoring_locked": points_services.scoring_locked(tournament),
     }
 
 
@@ -95,6 +97,21 @@ def add_window(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse
             messages.success(request, _("Registration window added."))
             return redirect("tournament:settings", tournament.pk)
     return render(request, "tournament/settings.html", _settings_context(tournament, window_form=form), status=422)
+
+
+@require_POST
+@tournament_role(enums.Role.ORGANISER)
+def scoring(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
+    form = ScoringForm(request.POST)
+    if form.is_valid():
+        try:
+            points_services.set_scoring_table(tournament=tournament, actor=request.user, values=form.values())
+        except services.ServiceError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, _("Scoring table saved."))
+            return redirect("tournament:settings", tournament.pk)
+    return render(request, "tournament/settings.html", _settings_context(tournament, scoring_form=form), status=422)
 
 
 @require_http_methods(["GET", "POST"])
