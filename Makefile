@@ -70,7 +70,7 @@ pytest-browser: $(VENV)/.installed-dev postgres chromium
 	$(TEST_ENV) DATABASE_URL=$(PG_URL) DJANGO_ALLOW_ASYNC_UNSAFE=true $(BIN)/pytest -q -m browser
 
 bench: $(VENV)/.installed-dev postgres
-	$(TEST_ENV) DATABASE_URL=$(PG_URL) $(BIN)/python bench/run.py
+	$(BIN)/python bench/run.py
 
 messages: $(VENV)/.installed-dev
 	$(BIN)/python manage.py makemessages -l de -l it --no-obsolete --ignore=.venv --ignore=var

@@ -1,0 +1,155 @@
+"""Benchmarks: page latencies as ratios to a trivial view, same stack, same run.
+
+    make bench
+
+Builds a fresh PostgreSQL database (``spielleitung_bench``), fills it with a
+200-player knockout tournament in play and a finished 60-player points
+tournament, serves it with gunicorn on 127.0.0.1 and times each page with a
+bounded number of sequential requests. The baseline is ``/healthz`` (one
+trivial query). Figures are medians; the ratio is median / baseline median, so
+results compare across machines. Results go to ``bench/results.json`` and are
+printed as a table. Traffic goes to 127.0.0.1 only, and every loop is bounded.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PORT = int(os.environ.get("BENCH_PORT", "8765"))
+REQUESTS = int(os.environ.get("BENCH_REQUESTS", "60"))
+TIME_LIMIT = float(os.environ.get("BENCH_SECONDS_PER_PAGE", "20"))
+BASE_URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/spielleitung_bench")
+
+
+def setup_database() -> dict[str, object]:
+    """Recreate the bench database and fill it; returns ids and a session cookie."""
+    env = {**os.environ, "DATABASE_URL": BASE_URL, "DJANGO_SECRET_KEY": "bench-only", "DJANGO_DEBUG": "0"}
+    subprocess.run(["dropdb", "-h", "127.0.0.1", "-U", "postgres", "--if-exists", "spielleitung_bench"], check=True)
+    subprocess.run(["createdb", "-h", "127.0.0.1", "-U", "postgres", "spielleitung_bench"], check=True)
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+    subprocess.run([sys.executable, "manage.py", "collectstatic", "--no-input", "-v0"], cwd=ROOT, env=env, check=True)
+    script = """
+import json, random
+from django.contrib.auth import get_user_model
+from django.contrib.sessions.backends.db import SessionStore
+from tournament import enums, play_services, simulation
+from tournament.models import Round
+user = get_user_model().objects.create_superuser("bench", password="bench-pw-123456")
+knockout = simulation.create_field(fmt=enums.Format.KNOCKOUT, players=200, seed=1, actor=user)
+play_services.generate_next_round(tournament=knockout, actor=user, seed=1)
+rng = random.Random(1)
+tables = list(Round.objects.get(tournament=knockout).tables.order_by("number"))
+for table in tables[: len(tables) // 2]:
+    simulation.play_table(knockout, table, rng, user)
+points = simulation.create_field(fmt=enums.Format.POINTS, players=60, seed=2, actor=user)
+simulation.simulate_points(points, seed=2, actor=user)
+session = SessionStore()
+session["_auth_user_id"] = str(user.pk)
+session["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
+session["_auth_user_hash"] = user.get_session_auth_hash()
+session.create()
+print(json.dumps({"knockout": knockout.pk, "points": points.pk, "table": tables[-1].pk, "session": session.session_key}))
+"""
+    out = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", script],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def time_page(path: str, headers: dict[str, str], expect: int = 200) -> dict[str, float]:
+    url = f"http://127.0.0.1:{PORT}{path}"
+    samples: list[float] = []
+    started = time.monotonic()
+    for _ in range(REQUESTS):
+        if time.monotonic() - started > TIME_LIMIT:
+            break
+        request = urllib.request.Request(url, headers=headers)
+        t0 = time.perf_counter()
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                response.read()
+                status = response.status
+        except urllib.error.HTTPError as error:
+            status = error.code
+        samples.append(time.perf_counter() - t0)
+        if status != expect:
+            raise RuntimeError(f"{path}: HTTP {status}, expected {expect}")
+    return {"median_ms": statistics.median(samples) * 1000, "n": len(samples)}
+
+
+def main() -> None:
+    ids = setup_database()
+    env = {
+        **os.environ,
+        "DATABASE_URL": BASE_URL,
+        "DJANGO_SECRET_KEY": "bench-only",
+        "DJANGO_DEBUG": "0",
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
+    }
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{PORT}", "--workers", "2",
+         "--log-level", "warning"],
+        cwd=ROOT,
+        env=env,
+    )
+    try:
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{PORT}/healthz", timeout=1).read()
+                break
+            except OSError:
+                time.sleep(0.2)
+        cookie = {"Cookie": f"sessionid={ids['session']}"}
+        k, p, table = ids["knockout"], ids["points"], ids["table"]
+        etag = urllib.request.urlopen(f"http://127.0.0.1:{PORT}/p/{k}/screen/").headers["ETag"]
+        pages = [
+            ("baseline /healthz", "/healthz", {}, 200),
+            ("projector page (200 players)", f"/p/{k}/", {}, 200),
+            ("projector poll, unchanged (304)", f"/p/{k}/screen/", {"If-None-Match": etag}, 304),
+            ("public JSON", f"/p/{k}/api.json", {}, 200),
+            ("find my table", f"/p/{k}/find/?q=17", {}, 200),
+            ("check-in screen", f"/t/{k}/check-in/", cookie, 200),
+            ("referee table", f"/t/{k}/referee/tables/{table}/", cookie, 200),
+            ("rounds page", f"/t/{k}/rounds/", cookie, 200),
+            ("points standings (60 players, 4 rounds)", f"/t/{p}/ranking/", cookie, 200),
+        ]
+        rng = random.Random(0)
+        rng.shuffle(pages[1:])  # order effects do not favour one page
+        results = {name: time_page(path, headers, expect) for name, path, headers, expect in pages}
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=20)
+    baseline = results["baseline /healthz"]["median_ms"]
+    report = {
+        "date": time.strftime("%Y-%m-%d %H:%M"),
+        "requests_per_page": REQUESTS,
+        "baseline_ms": round(baseline, 2),
+        "pages": {
+            name: {"ratio": round(r["median_ms"] / baseline, 2), "median_ms": round(r["median_ms"], 2), "n": r["n"]}
+            for name, r in results.items()
+        },
+    }
+    (ROOT / "bench" / "results.json").write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    width = max(len(name) for name in results)
+    print(f"{'page'.ljust(width)}  ratio  median ms")
+    for name, row in report["pages"].items():
+        print(f"{name.ljust(width)}  {row['ratio']:5.2f}  {row['median_ms']:8.2f}")
+
+
+if __name__ == "__main__":
+    main()
