@@ -58,7 +58,8 @@ session["_auth_user_id"] = str(user.pk)
 session["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
 session["_auth_user_hash"] = user.get_session_auth_hash()
 session.create()
-print(json.dumps({"knockout": knockout.pk, "points": points.pk, "table": tables[-1].pk, "session": session.session_key}))
+ids = {"knockout": knockout.pk, "points": points.pk, "table": tables[-1].pk}
+print(json.dumps({**ids, "session": session.session_key}))
 """
     out = subprocess.run(
         [sys.executable, "manage.py", "shell", "-c", script],
@@ -102,8 +103,18 @@ def main() -> None:
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
     }
     server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{PORT}", "--workers", "2",
-         "--log-level", "warning"],
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "config.wsgi",
+            "--bind",
+            f"127.0.0.1:{PORT}",
+            "--workers",
+            "2",
+            "--log-level",
+            "warning",
+        ],
         cwd=ROOT,
         env=env,
     )
