@@ -161,7 +161,8 @@ def set_scoring_table(*, tournament: Tournament, actor: User, values: Mapping[st
 
 
 def scoring_locked(tournament: Tournament) -> bool:
-    return GameScore.objects.filter(game__table__round__tournament=tournament).exists()
+    """As ``set_scoring_table`` decides: card points of a valid game lock the table."""
+    return GameScore.objects.filter(game__table__round__tournament=tournament, game__status=GameStatus.VALID).exists()
 
 
 # --- reads ---------------------------------------------------------------------------

@@ -7,15 +7,17 @@ Every function issues a fixed number of queries, whatever the field size.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import Prefetch
+from django.db.models import Count, Prefetch
 
-from tournament import enums, selectors
-from tournament.models import Player, Round, Seat, Table, Tournament
+from tournament import enums, life_bands_services, points_services, selectors
+from tournament.models import LedgerEntry, Player, PoolEntry, Round, Seat, Table, Tournament
 
-ALPHA_PAGE = 120
+ALPHA_PAGE = 80
 TABLES_PAGE = 12
+STANDINGS_PAGE = 20
 
 
 @dataclass
@@ -28,6 +30,9 @@ class PublicSeat:
     points: int
     place: int | None
     player_id: int
+    chips: int = 0
+    out: bool = False
+    bands: int = 0
 
 
 @dataclass
@@ -38,6 +43,10 @@ class PublicTable:
     wins_needed: int | None
     points_target: int | None
     seats: list[PublicSeat]
+    round_label: str = ""
+    is_final: bool = False
+    started_at: datetime | None = None
+    sharp_at: datetime | None = None
 
 
 @dataclass
@@ -55,20 +64,40 @@ class PublicRound:
 class Snapshot:
     tournament: Tournament
     rounds: list[PublicRound]
-    ranking: list[selectors.RankingRow] = field(default_factory=list)
+    ranking: list[Any] = field(default_factory=list)
+    pool: list[tuple[int | None, str]] = field(default_factory=list)
+    standings: list[tuple[Any, Player]] = field(default_factory=list)
 
     @property
     def current(self) -> PublicRound | None:
         return self.rounds[-1] if self.rounds else None
 
     @property
+    def live_tables(self) -> list[PublicTable]:
+        """The tables to show as "seating": every table of the running rounds
+        (life bands: main, consolation and grand final at once), else the last round's."""
+        if self.tournament.format == enums.Format.LIFE_BANDS:
+            running = [rnd for rnd in self.rounds if rnd.status == enums.RoundStatus.RUNNING]
+            return [table for rnd in running for table in rnd.tables if table.status == enums.TableStatus.PLAYING] or (
+                self.current.tables if self.current else []
+            )
+        return self.current.tables if self.current else []
+
+    @property
+    def bracket_rounds(self) -> list[PublicRound]:
+        """Columns of the bracket: life bands shows main and consolation side by side."""
+        if self.tournament.format == enums.Format.LIFE_BANDS:
+            main = [rnd for rnd in self.rounds if rnd.stage == enums.Stage.MAIN][-2:]
+            rest = [rnd for rnd in self.rounds if rnd.stage != enums.Stage.MAIN]
+            return main + rest
+        return self.rounds[-4:]
+
+    @property
     def finished(self) -> bool:
         return self.tournament.status == enums.TournamentStatus.FINISHED
 
     def seating_alphabetical(self) -> list[tuple[PublicSeat, PublicTable]]:
-        if self.current is None:
-            return []
-        pairs = [(seat, table) for table in self.current.tables for seat in table.seats]
+        pairs = [(seat, table) for table in self.live_tables for seat in table.seats]
         return sorted(pairs, key=lambda pair: pair[0].name.casefold())
 
 
@@ -94,6 +123,8 @@ def snapshot(tournament: Tournament) -> Snapshot:
                             "games_won",
                             "points",
                             "place",
+                            "chips",
+                            "out_order",
                             "table_id",
                             "player__name",
                             "player__club",
@@ -105,6 +136,24 @@ def snapshot(tournament: Tournament) -> Snapshot:
             )
         )
     )
+    life = tournament.format == enums.Format.LIFE_BANDS
+    bands: dict[int, int] = {}
+    pool: list[tuple[int | None, str]] = []
+    if life:
+        cuts = dict(
+            LedgerEntry.objects.filter(tournament=tournament, kind=enums.LedgerKind.BAND_CUT)
+            .exclude(game__status="voided")
+            .values_list("player_id")
+            .annotate(n=Count("pk"))
+            .values_list("player_id", "n")
+        )
+        bands = {pid: max(tournament.life_bands - n, 0) for pid, n in cuts.items()}
+        pool = list(
+            PoolEntry.objects.filter(tournament=tournament, left_at__isnull=True)
+            .order_by("joined_at", "pk")
+            .values_list("player__start_number", "player__name")
+        )
+    sharp = timedelta(minutes=tournament.sharp_play_minutes)
     public_rounds = [
         PublicRound(
             number=rnd.number,
@@ -130,19 +179,44 @@ def snapshot(tournament: Tournament) -> Snapshot:
                             points=seat.points,
                             place=seat.place,
                             player_id=seat.player_id,
+                            chips=seat.chips,
+                            out=seat.out_order is not None,
+                            bands=bands.get(seat.player_id, tournament.life_bands) if life else 0,
                         )
                         for seat in table.seats.all()
                     ],
+                    round_label=str(rnd),
+                    is_final=table.is_final,
+                    started_at=table.started_at,
+                    sharp_at=(table.started_at + sharp)
+                    if life and table.started_at and rnd.stage != enums.Stage.GRAND_FINAL
+                    else None,
                 )
                 for table in rnd.tables.all()
             ],
         )
         for rnd in rounds
     ]
-    ranking: list[selectors.RankingRow] = []
-    if tournament.status == enums.TournamentStatus.FINISHED and tournament.format == enums.Format.KNOCKOUT:
-        ranking = selectors.final_ranking(tournament)
-    return Snapshot(tournament=tournament, rounds=public_rounds, ranking=ranking)
+    ranking: list[Any] = []
+    standings: list[tuple[Any, Player]] = []
+    if tournament.status == enums.TournamentStatus.FINISHED:
+        if tournament.format == enums.Format.KNOCKOUT:
+            ranking = selectors.final_ranking(tournament)
+        elif life:
+            ranking = life_bands_services.final_ranking(tournament)
+    if tournament.format == enums.Format.POINTS and public_rounds:
+        standings = points_services.standings(tournament)
+        if tournament.status == enums.TournamentStatus.FINISHED:
+            ranking = [_PointsPlace(row.place, player) for row, player in standings]
+    return Snapshot(tournament=tournament, rounds=public_rounds, ranking=ranking, pool=pool, standings=standings)
+
+
+@dataclass(frozen=True)
+class _PointsPlace:
+    """A points-format standing shaped like a ranking row (place, player)."""
+
+    place: int
+    player: Player
 
 
 def chunks(items: list[Any], size: int) -> list[list[Any]]:
@@ -220,6 +294,9 @@ def as_json(snap: Snapshot) -> dict[str, Any]:
                                 "games_won": seat.games_won,
                                 "points": seat.points,
                                 "place": seat.place,
+                                "chips": seat.chips,
+                                "out": seat.out,
+                                "life_bands": seat.bands,
                             }
                             for seat in table.seats
                         ],
@@ -229,15 +306,32 @@ def as_json(snap: Snapshot) -> dict[str, Any]:
             }
             for rnd in snap.rounds
         ],
-        "standings": [
+        "standings": _json_standings(snap),
+        "pool": [{"start_number": number, "name": name} for number, name in snap.pool],
+    }
+
+
+def _json_standings(snap: Snapshot) -> list[dict[str, Any]]:
+    if snap.standings:
+        return [
             {
                 "place": row.place,
-                "start_number": row.player.start_number,
-                "name": row.player.name,
-                "reached": row.reached,
+                "start_number": player.start_number,
+                "name": player.name,
+                "points": row.total,
                 "games_won": row.games_won,
                 "decided_by": row.decided_by,
             }
-            for row in snap.ranking
-        ],
-    }
+            for row, player in snap.standings
+        ]
+    return [
+        {
+            "place": row.place,
+            "start_number": row.player.start_number,
+            "name": row.player.name,
+            "reached": getattr(row, "reached", "grand_final" if getattr(row, "grand_final_place", None) else ""),
+            "games_won": getattr(row, "games_won", None),
+            "decided_by": getattr(row, "decided_by", ""),
+        }
+        for row in snap.ranking
+    ]

@@ -145,3 +145,42 @@ def test_query_count_same_at_20_and_1000_players(client, name):
         assert response.status_code == 200
         counts.append(len(queries))
     assert counts[0] == counts[1], counts
+
+
+def test_life_bands_projector_shows_chips_bands_and_pool(client):
+    from tournament import life_bands_services
+
+    tournament = simulation.create_field(fmt=enums.Format.LIFE_BANDS, players=8, seed=4)
+    rnd = life_bands_services.start_main_round(tournament=tournament, actor=None, seed=1)
+    table = rnd.tables.order_by("number").first()
+    loser = table.seats.order_by("position").first().player
+    for _ in range(2):
+        table.refresh_from_db()
+        life_bands_services.record_loss(
+            tournament=tournament,
+            actor=None,
+            table_id=table.pk,
+            loser_id=loser.pk,
+            version=table.version,
+            idempotency_key=f"k{_}",
+        )
+    body = client.get(url("projector_screen", tournament)).content.decode()
+    assert 'class="pj-chip"' in body and 'class="pj-band"' in body
+    assert "waiting pool" in body and loser.name in body
+    assert "data-sharp-at" in body
+    data = client.get(url("api", tournament)).json()
+    assert data["pool"] == [{"start_number": loser.start_number, "name": loser.name}]
+    out = [s for t in data["rounds"][0]["tables"] for s in t["seats"] if s["name"] == loser.name][0]
+    assert out["out"] is True and out["life_bands"] == 1
+
+
+def test_points_projector_shows_standings(client):
+    tournament = simulation.create_field(fmt=enums.Format.POINTS, players=9, seed=2)
+    tournament.rounds_planned = 1
+    tournament.save()
+    simulation.simulate_points(tournament, seed=2)
+    body = client.get(url("projector_screen", tournament)).content.decode()
+    assert "Final standings" in body and "Penalty points" in body
+    standings = client.get(url("api", tournament)).json()["standings"]
+    assert [row["place"] for row in standings] == list(range(1, 10))
+    assert standings == sorted(standings, key=lambda row: row["points"])

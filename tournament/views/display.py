@@ -50,13 +50,15 @@ def _screen_html(request: HttpRequest, tournament: Tournament) -> str:
     if html is None:
         snap = public.snapshot(tournament)
         alphabetical = snap.seating_alphabetical()
-        tables = snap.current.tables if snap.current else []
+        tables = snap.live_tables
         context = {
             "tournament": tournament,
             "snap": snap,
             "alpha_pages": public.chunks(alphabetical, public.ALPHA_PAGE) if alphabetical else [],
             "table_pages": public.chunks(tables, public.TABLES_PAGE) if tables else [],
             "podium": snap.ranking[:3],
+            "standings_pages": public.chunks(snap.standings, public.STANDINGS_PAGE) if snap.standings else [],
+            "pool_pages": public.chunks(snap.pool, public.ALPHA_PAGE) if snap.pool else [],
         }
         html = render_to_string("tournament/display/_screen.html", context, request=request)
         cache.set(key, html, 60 * 60)
