@@ -261,11 +261,13 @@ class TestRoles:
 
     def desk_urls(self, tournament, player, item):
         urls = [
-            ("get", url(n, tournament)) for n in ["desk", "check_in", "draw", "import", "print_cards", "print_players"]
+            ("get", url(n, tournament))
+            for n in ["desk", "check_in", "draw", "import", "print_cards", "print_players", "equipment"]
         ]
         urls += [("post", url(n, tournament)) for n in DESK_POSTS]
         urls += [("post", url(n, tournament, player.pk)) for n in PLAYER_POSTS]
         urls.append(("post", url("toggle_check", tournament, player.pk, item.pk)))
+        urls.append(("post", url("toggle_returned", tournament, player.pk, item.pk)))
         return urls
 
     def organiser_urls(self, tournament, item):
@@ -275,6 +277,7 @@ class TestRoles:
             ("post", url("add_checklist_item", tournament)),
             ("post", url("remove_checklist_item", tournament, item.pk)),
             ("post", url("add_window", tournament)),
+            ("post", url("scoring", tournament)),
             ("get", url("staff", tournament)),
             ("post", url("staff", tournament)),
         ]
@@ -341,7 +344,7 @@ def _populate(tournament: Tournament, count: int) -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["desk", "check_in", "draw", "import", "print_cards", "print_players", "settings", "staff"]
+    "name", ["desk", "check_in", "draw", "import", "print_cards", "print_players", "equipment", "settings", "staff"]
 )
 def test_query_count_does_not_grow_with_players(client, staff_user, name):
     """Each desk page issues the same number of queries at 20 and at 500 players."""
@@ -356,3 +359,63 @@ def test_query_count_does_not_grow_with_players(client, staff_user, name):
         assert response.status_code == 200
         counts.append(len(queries))
     assert counts[0] == counts[1], counts
+
+
+class TestEquipment:
+    def test_deck_handed_back_is_ticked(self, desk_client, tournament):
+        deck = tournament.checklist_items.create(label="Own deck", returnable=True, position=9)
+        player = PlayerFactory(tournament=tournament)
+        services.set_check(tournament=tournament, actor=None, player_id=player.pk, item_id=deck.pk, done=True)
+        page = desk_client.get(url("equipment", tournament)).content.decode()
+        assert player.name in page and "Own deck" in page
+        desk_client.post(url("toggle_returned", tournament, player.pk, deck.pk), {"returned": "1"})
+        assert player.checks.get(item=deck).returned_at is not None
+
+    def test_return_of_something_never_handed_in_is_refused(self, desk_client, tournament):
+        deck = tournament.checklist_items.create(label="Own deck", returnable=True, position=9)
+        player = PlayerFactory(tournament=tournament)
+        response = desk_client.post(
+            url("toggle_returned", tournament, player.pk, deck.pk), {"returned": "1"}, follow=True
+        )
+        assert "Nothing of this kind was handed in" in response.content.decode()
+        assert not player.checks.exists()
+
+    def test_create_form_marks_equipment_returnable(self, client, make_user):
+        client.force_login(make_user())
+        data = {
+            "name": "Torneo UNO",
+            "date": "2026-11-12",
+            "game": "uno",
+            "format": "points",
+            "capacity": "40",
+            "entry_fee": "3",
+            "checklist": "Quota pagata",
+            "equipment": "Mazzo controllato",
+        }
+        client.post(reverse("tournament:create"), data)
+        tournament = Tournament.objects.get(name="Torneo UNO")
+        assert list(tournament.checklist_items.values_list("label", "returnable")) == [
+            ("Quota pagata", False),
+            ("Mazzo controllato", True),
+        ]
+
+
+class TestScoring:
+    def test_house_rules_preset(self, organiser_client, tournament):
+        response = organiser_client.post(
+            url("scoring", tournament),
+            {"preset": "house_rules", "draw_two": 0, "reverse": 0, "skip": 0, "wild": 0, "wild_draw_four": 0},
+        )
+        assert response.status_code == 302
+        tournament.refresh_from_db()
+        assert tournament.scoring_table["wild_draw_four"] == 70
+
+    def test_negative_custom_value_refused(self, organiser_client, tournament):
+        before = dict(tournament.scoring_table)
+        response = organiser_client.post(
+            url("scoring", tournament),
+            {"preset": "custom", "draw_two": -1, "reverse": 20, "skip": 20, "wild": 50, "wild_draw_four": 50},
+        )
+        assert response.status_code == 422
+        tournament.refresh_from_db()
+        assert tournament.scoring_table == before
