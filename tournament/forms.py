@@ -12,7 +12,14 @@ from tournament import enums
 from tournament.models import Tournament
 from tournament.services import WindowInput
 
-DEFAULT_CHECKLIST = "\n".join(["Diving licence (OWD)", "Medical certificate", "Entry fee paid", "Own deck checked"])
+DEFAULT_CHECKLIST = [_("Diving licence (OWD)"), _("Medical certificate"), _("Entry fee paid"), _("Own deck checked")]
+
+
+def default_checklist() -> str:
+    """The checklist the create form starts with, in the user's language."""
+    return "\n".join(str(item) for item in DEFAULT_CHECKLIST)
+
+
 WINDOW_SLOTS = 3
 MAX_CSV_BYTES = 1_000_000
 
@@ -38,7 +45,7 @@ class TournamentCreateForm(forms.Form):
         label=_("Eligibility checklist (one item per line)"),
         widget=forms.Textarea(attrs={"rows": 5}),
         required=False,
-        initial=DEFAULT_CHECKLIST,
+        initial=default_checklist,
     )
 
     equipment = forms.CharField(

@@ -16,6 +16,7 @@ from django.db import transaction
 from django.db.models import Max, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.models import Game, GameStatus
 from tournament import draws, enums, seating
@@ -261,7 +262,11 @@ def form_consolation_tables(*, tournament: Tournament, actor: User, seed: int | 
             return []
         if not plan.sizes:
             raise ServiceError(
-                _("%(count)d players wait; a table needs at least %(min)d.")
+                ngettext(
+                    "%(count)d player waits; a table needs at least %(min)d.",
+                    "%(count)d players wait; a table needs at least %(min)d.",
+                    len(current.pool),
+                )
                 % {"count": len(current.pool), "min": locked.table_size}
             )
         seed = draws.new_seed() if seed is None else seed

@@ -320,7 +320,7 @@ def record_game(
         if winner_id not in seated:
             raise ServiceError(_("The winner does not sit at table %(number)d.") % {"number": table.number})
         if table.first_dealer_position is None:
-            raise ServiceError(_("Tap who drew the highest card first: that player deals."))
+            raise ServiceError(_("First tap who drew the highest card: that player deals the first game."))
         scores = _final_scores(locked, table, seated, winner_id, card_points, hands)
         played = table.games.filter(status=GameStatus.VALID).count()
         number = (table.games.aggregate(m=Max("number"))["m"] or 0) + 1

@@ -30,6 +30,7 @@ from django.db import transaction
 from django.db.models import F, Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournament import draws, enums
 from tournament.models import (
@@ -415,10 +416,12 @@ class ImportReport:
 HEADER_ALIASES = {
     "name": "name",
     "nome": "name",
+    "giocatore": "name",
     "spieler": "name",
     "club": "club",
     "verein": "club",
     "società": "club",
+    "circolo": "club",
     "contact": "contact",
     "kontakt": "contact",
     "contatto": "contact",
@@ -426,6 +429,7 @@ HEADER_ALIASES = {
     "e-mail": "contact",
     "telefon": "contact",
     "phone": "contact",
+    "telefono": "contact",
 }
 
 
@@ -464,7 +468,15 @@ def parse_player_csv(text: str, existing_keys: set[str]) -> ImportReport:
             continue
         if len(cells) > len(columns):
             report.errors.append(
-                (line, _("%(count)d columns, at most %(max)d expected.") % {"count": len(cells), "max": len(columns)})
+                (
+                    line,
+                    ngettext(
+                        "%(count)d columns, at most %(max)d expected.",
+                        "%(count)d columns, at most %(max)d expected.",
+                        len(columns),
+                    )
+                    % {"count": len(cells), "max": len(columns)},
+                )
             )
             continue
         values = dict(zip(columns, cells, strict=False))
@@ -536,10 +548,9 @@ def set_check(*, tournament: Tournament, actor: User, player_id: int, item_id: i
         if item is None:
             raise ServiceError(_("This checklist item does not exist."))
         if player.status in (enums.PlayerStatus.WITHDRAWN, enums.PlayerStatus.NO_SHOW):
-            raise ServiceError(
-                _("%(name)s is %(status)s; reinstate the player first.")
-                % {"name": player.name, "status": player.get_status_display().lower()}
-            )
+            if player.status == enums.PlayerStatus.WITHDRAWN:
+                raise ServiceError(_("%(name)s has withdrawn; reinstate the player first.") % {"name": player.name})
+            raise ServiceError(_("%(name)s is marked as no-show; reinstate the player first.") % {"name": player.name})
         existing = PlayerCheck.objects.filter(player=player, item=item).first()
         if done and existing is None:
             PlayerCheck.objects.create(player=player, item=item, checked_by=_actor(actor))
@@ -649,10 +660,9 @@ def _leave(tournament: Tournament, actor: User, player_id: int, status: str, act
         locked = _lock_tournament(tournament.pk)
         player = _lock_player(locked, player_id)
         if player.status == status:
-            raise ServiceError(
-                _("%(name)s is already %(status)s.")
-                % {"name": player.name, "status": player.get_status_display().lower()}
-            )
+            if status == enums.PlayerStatus.WITHDRAWN:
+                raise ServiceError(_("%(name)s has already withdrawn.") % {"name": player.name})
+            raise ServiceError(_("%(name)s is already marked as no-show.") % {"name": player.name})
         if status == enums.PlayerStatus.NO_SHOW and player.status == enums.PlayerStatus.CHECKED_IN:
             raise ServiceError(_("%(name)s is checked in; withdraw the player instead.") % {"name": player.name})
         was_holding_place = player.status in ACTIVE_STATUSES

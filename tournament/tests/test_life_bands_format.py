@@ -662,7 +662,8 @@ def test_every_field_from_3_to_300() -> None:
 def test_the_sizes_of_the_issue(n: int) -> None:
     for seed in range(20):
         sim = simulate(n, seed)
-        assert sim.main_rounds >= 1 and sim.consolation_tables >= 1
+        assert sim.main_rounds >= 1
+        assert sim.consolation_tables >= (1 if n > 4 else 0)  # 4 players: the 2 out qualify directly
         assert len(sim.grand_final.players) == 4  # type: ignore[union-attr]
 
 

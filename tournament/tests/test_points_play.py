@@ -114,10 +114,7 @@ def snapshot(*tournaments: Tournament) -> tuple[object, ...]:
         sorted(Table.objects.values_list("pk", "status", "version", "first_dealer_position", "time_called_at")),
         sorted(Seat.objects.values_list("pk", "games_won", "place", "points")),
         AuditEntry.objects.count(),
-        [
-            Tournament.objects.values_list("version", "status", "scoring_table").get(pk=t.pk)
-            for t in tournaments
-        ],
+        [Tournament.objects.values_list("version", "status", "scoring_table").get(pk=t.pk) for t in tournaments],
     )
 
 
@@ -325,9 +322,7 @@ class TestResults:
         tournament, table, (a, b, c) = table_of_three
         stranger = Seat.objects.filter(table__round=table.round).exclude(table=table).first().player_id
         names = {"b": b, "c": c, "stranger": stranger}
-        extra = {
-            kind: {names[name]: value for name, value in values.items()} for kind, values in entry.items()
-        }
+        extra = {kind: {names[name]: value for name, value in values.items()} for kind, values in entry.items()}
         before = snapshot(tournament)
         with pytest.raises(ServiceError, match=message):
             record(tournament, table, a, **extra)
@@ -400,7 +395,9 @@ class TestResults:
         tournament, table, (a, _b, _c) = table_of_three
         for _ in range(3):
             record(tournament, table, a)
-        play_services.close_table(tournament=tournament, actor=None, table_id=table.pk, version=refreshed(table).version)
+        play_services.close_table(
+            tournament=tournament, actor=None, table_id=table.pk, version=refreshed(table).version
+        )
         before = snapshot(tournament)
         with pytest.raises(ServiceError, match="closed"):
             record(tournament, table, a)
@@ -658,7 +655,9 @@ class TestExports:
     def test_standings_csv(self, played):
         client, tournament, _table = played
         response = client.get(reverse("tournament:export_standings", args=[tournament.pk]))
-        assert response["Content-Disposition"] == 'attachment; filename="dry-run-points-12-players-seed-8-standings.csv"'
+        assert (
+            response["Content-Disposition"] == 'attachment; filename="dry-run-points-12-players-seed-8-standings.csv"'
+        )
         header, *rows = read_csv(response)
         assert header == [
             "Place",

@@ -97,7 +97,9 @@ def play(n: int, seed: int, report: Callable[[str], None]) -> list[tuple[int, fl
         assert repeated == plan.repeated_pairs == count_repeated_pairs(plan.tables, met_pairs)
         mean = statistics.fmean(baseline)
         figures.append((number, mean, min(baseline), repeated))
-        report(f"{n:>4} players, seed {seed}, round {number}: baseline mean {mean:7.2f} (min {min(baseline)}), algorithm {repeated}")
+        report(
+            f"{n:>4} players, seed {seed}, round {number}: baseline mean {mean:7.2f} (min {min(baseline)}), algorithm {repeated}"
+        )
         met.update(codes)
         last = {frozenset(divmod(code, n)) for code in codes}
         for pair in last:

@@ -11,6 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -159,11 +160,15 @@ def import_players(request: HtmxHttpRequest, tournament: Tournament) -> HttpResp
                     skip_bad_rows=form.cleaned_data["skip_bad_rows"],
                 )
         if report is not None and report.applied:
-            message = _("%(count)d players imported.") % {"count": report.imported}
+            message = ngettext("%(count)d player imported.", "%(count)d players imported.", report.imported) % {
+                "count": report.imported
+            }
             if report.waitlisted:
-                message += " " + _("%(count)d of them are on the waiting list (capacity reached).") % {
-                    "count": report.waitlisted
-                }
+                message += " " + ngettext(
+                    "%(count)d of them is on the waiting list (capacity reached).",
+                    "%(count)d of them are on the waiting list (capacity reached).",
+                    report.waitlisted,
+                ) % {"count": report.waitlisted}
             if report.errors:
                 message += " " + _("Skipped lines: %(lines)s.") % {"lines": ", ".join(map(str, report.bad_lines))}
             messages.success(request, message)
@@ -290,7 +295,11 @@ def draw(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
         else:
             messages.success(
                 request,
-                _("Start numbers drawn for %(count)d players (seed %(seed)d).")
+                ngettext(
+                    "Start number drawn for %(count)d player (seed %(seed)d).",
+                    "Start numbers drawn for %(count)d players (seed %(seed)d).",
+                    len(result.result),
+                )
                 % {"count": len(result.result), "seed": result.seed},
             )
             url = reverse("tournament:draw", args=[tournament.pk])

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
 from games.rules import schocken
@@ -124,7 +125,11 @@ def _play(post: dict[str, str], current: TrackerState, names: dict[int, str]) ->
     outcome = schocken.play_round(current.half, throws)
     top = dict(throws)[outcome.highest]
     low = dict(throws)[outcome.receiver]
-    message = _("%(high)s (%(high_throw)s) decides: %(low)s (%(low_throw)s) takes %(lids)d lids.") % {
+    message = ngettext(
+        "%(high)s (%(high_throw)s) decides: %(low)s (%(low_throw)s) takes %(lids)d lid.",
+        "%(high)s (%(high_throw)s) decides: %(low)s (%(low_throw)s) takes %(lids)d lids.",
+        outcome.lids,
+    ) % {
         "high": names[current.players[outcome.highest]],
         "high_throw": top.label,
         "low": names[current.players[outcome.receiver]],
