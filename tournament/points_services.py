@@ -128,6 +128,8 @@ def finish(*, tournament: Tournament, actor: User) -> Tournament:
     """End the tournament after the last round: the standings become final."""
     with transaction.atomic():
         locked = _lock_tournament(tournament.pk)
+        if locked.status == enums.TournamentStatus.FINISHED:
+            raise ServiceError(_("The tournament is finished."))
         current = Round.objects.filter(tournament=locked).order_by("-number").first()
         if current is None or current.tables.filter(status=enums.TableStatus.PLAYING).exists():
             raise ServiceError(_("Tables are still playing."))

@@ -8,7 +8,8 @@ Source: the Schocken tournament rules (rules/README.md, format B).
   table. A table of 4 is decided when 2 players are out, a table of 3 when 1 is
   (the grand final: when one player is left).
 - Main round: its survivors are re-seated round after round; at most 4 left
-  play the main round's final table, whose 2 winners reach the grand final.
+  play the main round's final table, whose 2 winners reach the grand final
+  (never more than 4, whatever the largest table size: 2 must be left).
 - Consolation round: a player whose band is cut and who still has one joins a
   waiting pool, refilled continuously. Tables are formed as soon as enough
   players wait; survivors return to the pool. When nothing more can arrive and
@@ -43,6 +44,8 @@ SPEC = FormatSpec(
 
 GRAND_FINAL_SIZE = 4
 WINNERS_PER_FINAL_TABLE = 2
+# The largest final table whose decision leaves exactly 2 winners (2 out at 4, 1 at 3).
+FINAL_TABLE_MAX = 4
 
 
 def players_out_at(table_size: int, *, grand_final: bool = False) -> int:
@@ -87,7 +90,8 @@ def plan_main(survivors: Sequence[int], preferred: int, largest: int, choice: st
     count = len(survivors)
     if count <= WINNERS_PER_FINAL_TABLE:
         return MainPlan(winners=tuple(survivors))
-    if count <= max(largest, 4):
+    # A final table has at most 4 seats: at 5 or more, more than 2 would be left.
+    if count <= FINAL_TABLE_MAX:
         return MainPlan(final_table=tuple(survivors))
     try:
         return MainPlan(sizes=tuple(table_sizes(count, preferred, largest)))
@@ -130,7 +134,7 @@ def plan_pool(pool: Sequence[int], *, more_coming: bool, preferred: int = 3, lar
     if not more_coming:
         if count <= WINNERS_PER_FINAL_TABLE:
             return PoolPlan(winners=tuple(pool))
-        if count <= largest:
+        if count <= min(largest, FINAL_TABLE_MAX):
             return PoolPlan(sizes=(count,), final=True)
     if count < preferred:
         return PoolPlan()

@@ -7,7 +7,8 @@ player still holding cards takes their value as penalty points; the game's
 winner takes 0. The fewest points over all games wins.
 
 Standings: total ascending; ties broken by games won (more is better), then
-the lowest single-round total, then the lower start number.
+the lowest single-round total, then the lower start number. Players who have
+not played a game yet come last.
 """
 
 from __future__ import annotations
@@ -89,9 +90,11 @@ def standings(start_numbers: Mapping[int, int], games: Iterable[GameResult]) -> 
     def best(pid: int) -> int | None:
         return min(per_round[pid].values()) if per_round[pid] else None
 
-    def key(pid: int) -> tuple[int, int, int, int]:
+    def key(pid: int) -> tuple[bool, int, int, int, int]:
+        # A player without a game (a late arrival before their first round) has no
+        # total yet and ranks after everyone who played, not above them with 0.
         low = best(pid)
-        return (totals[pid], -won[pid], low if low is not None else 10**9, start_numbers[pid])
+        return (played[pid] == 0, totals[pid], -won[pid], low if low is not None else 10**9, start_numbers[pid])
 
     ordered = sorted(start_numbers, key=key)
     rows: list[StandingRow] = []
@@ -99,7 +102,7 @@ def standings(start_numbers: Mapping[int, int], games: Iterable[GameResult]) -> 
         decided_by = ""
         if index:
             prev = ordered[index - 1]
-            if totals[prev] != totals[pid]:
+            if totals[prev] != totals[pid] or (played[prev] == 0) != (played[pid] == 0):
                 decided_by = RULE_TOTAL
             elif won[prev] != won[pid]:
                 decided_by = RULE_GAMES_WON

@@ -170,7 +170,7 @@ def test_life_bands_projector_shows_chips_bands_and_pool(client):
     assert "data-sharp-at" in body
     data = client.get(url("api", tournament)).json()
     assert data["pool"] == [{"start_number": loser.start_number, "name": loser.name}]
-    out = [s for t in data["rounds"][0]["tables"] for s in t["seats"] if s["name"] == loser.name][0]
+    out = next(s for t in data["rounds"][0]["tables"] for s in t["seats"] if s["name"] == loser.name)
     assert out["out"] is True and out["life_bands"] == 1
 
 

@@ -51,7 +51,7 @@ pytestmark = pytest.mark.core
 # --------------------------------------------------------------------------
 
 VALUES = st.integers(min_value=0, max_value=500)
-SCORING_TABLES = st.fixed_dictionaries({kind: VALUES for kind in ACTION_CARDS}) | st.sampled_from(
+SCORING_TABLES = st.fixed_dictionaries(dict.fromkeys(ACTION_CARDS, VALUES)) | st.sampled_from(
     [dict(table) for table in SCORING_PRESETS.values()]
 )
 HANDS = st.dictionaries(st.sampled_from(CARD_KINDS), st.integers(min_value=0, max_value=12), max_size=len(CARD_KINDS))
@@ -78,7 +78,7 @@ def tournaments(draw: st.DrawFn) -> tuple[dict[int, int], list[GameResult]]:
     # Small point values make ties on the total (and further down) common.
     small = st.integers(min_value=0, max_value=6) | st.integers(min_value=0, max_value=200)
     for round_number in range(1, draw(st.integers(min_value=0, max_value=4)) + 1):
-        pool = draw(st.permutations(ids + [-1, -2]))  # -1, -2: players not in the standings
+        pool = draw(st.permutations([*ids, -1, -2]))  # -1, -2: players not in the standings
         for first in range(0, len(pool) - 2, 4):
             table = pool[first : first + draw(st.integers(min_value=3, max_value=4))]
             if len(table) < 3:
@@ -125,11 +125,15 @@ def reference_key(
     totals: Mapping[int, int],
     won: Mapping[int, int],
     rounds: Mapping[int, Mapping[int, int]],
-) -> tuple[tuple[str, float], ...]:
-    """The ranking rules in order as (rule, value), smaller is better."""
+    played: Mapping[int, int],
+) -> tuple[tuple[str, object], ...]:
+    """The ranking rules in order as (rule, value), smaller is better.
+
+    A player without a game has no total yet and comes after everyone who played.
+    """
     best = min(rounds[pid].values()) if rounds[pid] else math.inf  # no round played: worst
     return (
-        (RULE_TOTAL, totals[pid]),
+        (RULE_TOTAL, (played[pid] == 0, totals[pid])),
         (RULE_GAMES_WON, -won[pid]),
         (RULE_BEST_ROUND, best),
         (RULE_START_NUMBER, start[pid]),
@@ -189,7 +193,7 @@ def test_card_values() -> None:
         hand_points({"7": -1}, STANDARD_SCORING)
 
 
-@given(scoring=st.fixed_dictionaries({kind: VALUES for kind in ACTION_CARDS}))
+@given(scoring=st.fixed_dictionaries(dict.fromkeys(ACTION_CARDS, VALUES)))
 def test_valid_scoring_table_returns_a_clean_copy(scoring: dict[str, int]) -> None:
     clean = validate_scoring_table(scoring)
     assert clean == scoring
@@ -199,7 +203,7 @@ def test_valid_scoring_table_returns_a_clean_copy(scoring: dict[str, int]) -> No
 
 @settings(max_examples=200)
 @given(
-    scoring=st.fixed_dictionaries({kind: VALUES for kind in ACTION_CARDS}),
+    scoring=st.fixed_dictionaries(dict.fromkeys(ACTION_CARDS, VALUES)),
     kind=st.sampled_from(ACTION_CARDS),
     how=st.sampled_from(["missing", "negative", "none", "text", "float", "bool"]),
     negative=st.integers(max_value=-1),
@@ -217,7 +221,7 @@ def test_scoring_table_with_a_bad_value_is_rejected(
 
 
 @given(
-    scoring=st.fixed_dictionaries({kind: VALUES for kind in ACTION_CARDS}),
+    scoring=st.fixed_dictionaries(dict.fromkeys(ACTION_CARDS, VALUES)),
     unknown=st.text(min_size=1, max_size=12).filter(lambda key: key not in ACTION_CARDS),
     value=VALUES,
 )
@@ -299,7 +303,7 @@ def test_standings_follow_the_rules(field: tuple[dict[int, int], list[GameResult
         assert dict(row.round_totals) == rounds[pid]
         assert row.best_round == (min(rounds[pid].values()) if rounds[pid] else None)
 
-    keys = [reference_key(row.player_id, start, totals, won, rounds) for row in rows]
+    keys = [reference_key(row.player_id, start, totals, won, rounds, played) for row in rows]
     assert rows[0].decided_by == ""
     for above, below, row in zip(keys, keys[1:], rows[1:], strict=False):
         values_above = tuple(value for _rule, value in above)
@@ -352,14 +356,15 @@ def test_best_round_and_start_number_break_ties() -> None:
     assert [row.decided_by for row in rows] == ["", RULE_START_NUMBER, RULE_BEST_ROUND, RULE_TOTAL]
 
 
-def test_player_without_games_ranks_by_tie_breaks() -> None:
-    rows = standings({1: 2, 2: 1, 3: 3}, [GameResult(1, 3, {3: 0, 1: 0, 9: 12})])
+def test_player_without_games_ranks_last() -> None:
+    """A late arrival with no game yet does not lead the standings with 0 points."""
+    rows = standings({1: 2, 2: 1, 3: 3}, [GameResult(1, 3, {3: 0, 1: 7, 9: 12})])
     assert [(row.player_id, row.total, row.games_played, row.best_round) for row in rows] == [
         (3, 0, 1, 0),
-        (1, 0, 1, 0),
+        (1, 7, 1, 7),
         (2, 0, 0, None),
     ]
-    assert [row.decided_by for row in rows] == ["", RULE_GAMES_WON, RULE_BEST_ROUND]
+    assert [row.decided_by for row in rows] == ["", RULE_TOTAL, RULE_TOTAL]
     assert standings({}, []) == []
 
 

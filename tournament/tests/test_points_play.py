@@ -25,6 +25,7 @@ from games.rules.uno import HOUSE_RULES_SCORING, STANDARD_SCORING
 from tournament import enums, play_services, points_services, seating, services, simulation
 from tournament.models import AuditEntry, Player, Round, Seat, Table, Tournament
 from tournament.services import ServiceError
+from tournament.views import exports
 
 pytestmark = [pytest.mark.core, pytest.mark.django_db]
 
@@ -682,7 +683,7 @@ class TestExports:
                 str(row.games_won),
                 str(row.games_played),
             ]
-            assert line[8] == row.decided_by
+            assert line[8] == str(exports.RULE_LABELS[row.decided_by])
         assert [line[0] for line in rows] == [str(n) for n in range(1, 13)]
 
     def test_games_csv_has_one_line_per_score_undone_games_marked(self, played):
@@ -703,7 +704,7 @@ class TestExports:
         ]
         assert len(rows) == GameScore.objects.filter(game__table__round__tournament=tournament).count()
         assert len(rows) == 4 * 3 * 3 + 2 * 3  # round 1: 4 tables x 3 games x 3 players; round 2: 2 games
-        undone = [line for line in rows if line[3] == GameStatus.VOIDED]
+        undone = [line for line in rows if line[3] == str(GameStatus.VOIDED.label)]
         assert len(undone) == 3
         assert {line[0] for line in undone} == {"2"} and {line[1] for line in undone} == {str(table.number)}
         numbers = dict(Player.objects.filter(tournament=tournament).values_list("start_number", "pk"))
@@ -711,7 +712,7 @@ class TestExports:
         a, b, c = seated(table)
         assert by_player[a][7] == "50" and by_player[c][7] == "4" and by_player[b][7] == "0"
         assert by_player[a][4] == str(Player.objects.get(pk=b).start_number)
-        valid = [line for line in rows if line[3] == GameStatus.VALID]
+        valid = [line for line in rows if line[3] == str(GameStatus.VALID.label)]
         assert sum(int(line[7]) for line in valid) == sum(valid_points(tournament).values())
         # Ordered by round, table, game.
         order = [(int(line[0]), int(line[1]), int(line[2])) for line in rows]

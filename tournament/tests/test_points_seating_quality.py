@@ -98,7 +98,8 @@ def play(n: int, seed: int, report: Callable[[str], None]) -> list[tuple[int, fl
         mean = statistics.fmean(baseline)
         figures.append((number, mean, min(baseline), repeated))
         report(
-            f"{n:>4} players, seed {seed}, round {number}: baseline mean {mean:7.2f} (min {min(baseline)}), algorithm {repeated}"
+            f"{n:>4} players, seed {seed}, round {number}: "
+            f"baseline mean {mean:7.2f} (min {min(baseline)}), algorithm {repeated}"
         )
         met.update(codes)
         last = {frozenset(divmod(code, n)) for code in codes}

@@ -7,13 +7,23 @@ import csv
 from django.http import HttpResponse
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
 
-from games.models import GameScore
+from games.models import GameScore, GameStatus
 from tournament import enums, points_services
 from tournament.http import HtmxHttpRequest
 from tournament.models import Tournament
 from tournament.permissions import tournament_role
+
+RULE_LABELS = {
+    "": "",
+    "total": gettext_lazy("fewer points"),
+    "games_won": gettext_lazy("tie: more games won"),
+    "best_round": gettext_lazy("tie: lower best round"),
+    "start_number": gettext_lazy("tie: lower start number"),
+}
+STATUS_LABELS = dict(GameStatus.choices)
 
 
 def _csv_response(tournament: Tournament, name: str) -> tuple[HttpResponse, csv._writer]:
@@ -51,7 +61,7 @@ def standings_csv(request: HtmxHttpRequest, tournament: Tournament) -> HttpRespo
                 row.games_won,
                 row.games_played,
                 "" if row.best_round is None else row.best_round,
-                row.decided_by,
+                str(RULE_LABELS.get(row.decided_by, row.decided_by)),
             ]
         )
     return response
@@ -91,7 +101,7 @@ def games_csv(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
                 game.table.round.number,
                 game.table.number,
                 game.number,
-                game.status,
+                str(STATUS_LABELS.get(game.status, game.status)),
                 game.winner.start_number if game.winner else "",
                 score.player.start_number,
                 score.player.name,
