@@ -102,7 +102,7 @@ def seat_rows(page: Page) -> Locator:
 
 
 def tallies(page: Page) -> Locator:
-    return seat_rows(page).locator(".tally")
+    return seat_rows(page).locator(".tally-value")
 
 
 def expect_tallies(page: Page, wins: list[int]) -> None:
@@ -270,7 +270,8 @@ def test_referee_records_a_table_to_its_decision_and_the_organiser_advances(  # 
     expect(page.get_by_role("button", name="Confirm result and close table")).to_have_count(0)
     expect(panel(page).locator(".decided-banner")).to_have_text(f"{names[0]} wins the table.")
     assert_same_document(page, "undo, redo and close")
-    assert len(dialogs) == 1, "only the undo asks for confirmation"
+    # The undo and the irreversible close both ask before they act.
+    assert len(dialogs) == 2 and "no longer be undone" in dialogs[1], dialogs
 
     table_1.refresh_from_db()
     assert table_1.status == enums.TableStatus.CLOSED
