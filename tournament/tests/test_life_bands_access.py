@@ -11,6 +11,7 @@ public pages issue the same number of queries at 20 and at 500 players.
 
 from __future__ import annotations
 
+import random
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -65,8 +66,8 @@ def undo(tournament: Tournament, table: Table) -> Game:
 
 
 def cut_band(tournament: Tournament, table: Table, loser: int) -> None:
-    """``loser`` hands in every chip: their band is cut."""
-    for _ in range(refreshed(table).chips_per_player or 0):
+    """``loser`` hands in every chip they have left: their band is cut."""
+    while Seat.objects.get(table=table, player_id=loser).out_order is None:
         lose(tournament, table, loser)
 
 
@@ -446,41 +447,46 @@ def measure(client, staff_user, size: int) -> tuple[dict[str, int], int]:
             query = "?q=1" if name == "find" else ""  # start number 1 exists in both fields
             counts[f"{moment}/{name}"] = count_queries(client, url(name, tournament) + query)
 
-    # Round 1: table 1 with chips lost, an undone game and a band cut; table 2 playing
-    # (one chip lost); every other table decided; the pool seated at consolation tables,
-    # one of them playing; a player cut there waits in the pool again? No: their last band.
+    # Round 1: table 1 with chips lost, an undone game and a band cut (decided); every
+    # other table but table 2 decided at once; the pool seated at consolation tables: the
+    # first decided (a player out of the tournament, survivors back in the pool), the
+    # second playing; then a band cut at table 2, still playing, puts one more in the pool.
     first = life_bands_services.start_main_round(tournament=tournament, actor=None, seed=1)
     assert first is not None
     played, playing, *rest = first.tables.order_by("number")
-    a, b, *_others = seated(played)
+    assert len(seated(played)) == len(seated(playing)) == 4
+    a, b, c, _d = seated(played)
     lose(tournament, played, a)
     lose(tournament, played, b)
     undo(tournament, played)
     lose(tournament, played, a)
-    if len(seated(played)) == 4:
-        cut_band(tournament, played, b)
+    cut_band(tournament, played, c)
     assert refreshed(played).status == enums.TableStatus.DECIDED
-    lose(tournament, playing, seated(playing)[0])
     decide_fast(tournament, rest)
-    pool = life_bands_services.state(tournament).pool
-    assert len(pool) >= 5
+    assert len(life_bands_services.state(tournament).pool) >= 6
     tables = life_bands_services.form_consolation_tables(tournament=tournament, actor=None, seed=1)
-    assert tables
-    consolation = tables[0]
-    x, y, *_more = seated(consolation)
-    cut_band(tournament, consolation, x)  # out of the tournament
-    lose(tournament, consolation, y)
-    # A late band cut at table 2 leaves one player waiting in the pool.
+    assert len(tables) >= 2
+    decided, playing_too = tables[:2]
+    x, y, *_more = seated(decided)
+    lose(tournament, decided, y)
+    cut_band(tournament, decided, x)  # their last band: out of the tournament
+    if len(seated(decided)) == 4:
+        cut_band(tournament, decided, y)
+    assert refreshed(decided).status == enums.TableStatus.DECIDED
+    lose(tournament, playing_too, seated(playing_too)[0])
     cut_band(tournament, playing, seated(playing)[1])
-    if len(seated(playing)) == 3:
-        assert refreshed(playing).status == enums.TableStatus.DECIDED
-    assert life_bands_services.state(tournament).pool
-    measure_all("round1", {"decided": played, "playing": consolation})
+    assert refreshed(playing).status == enums.TableStatus.PLAYING
+    waiting = life_bands_services.pool_players(tournament)
+    assert len(waiting) == 3  # 2 survivors and the late cut
+    body = client.get(url("rounds", tournament)).content.decode()
+    assert all(entry.player.name in body for entry in waiting)
+    measure_all("round1", {"decided": played, "playing": playing, "consolation": playing_too})
 
-    # Round 2: the survivors re-seated, a second consolation wave, the ranking so far.
-    if refreshed(playing).status == enums.TableStatus.PLAYING:
-        decide_fast(tournament, [playing])
-    decide_fast(tournament, [t for t in tables[1:] if refreshed(t).status == enums.TableStatus.PLAYING])
+    # Round 2: the survivors re-seated, a second consolation wave.
+    rng = random.Random(size)
+    for table in (playing, playing_too):
+        simulation.play_schocken_table(tournament, table, rng, None)
+    decide_fast(tournament, tables[2:])
     second = life_bands_services.start_main_round(tournament=tournament, actor=None, seed=2)
     assert second is not None and second.stage_number == 2
     table = second.tables.order_by("number").first()
@@ -488,9 +494,9 @@ def measure(client, staff_user, size: int) -> tuple[dict[str, int], int]:
     lose(tournament, table, seated(table)[0])
     undo(tournament, table)
     lose(tournament, table, seated(table)[1])
-    life_bands_services.form_consolation_tables(tournament=tournament, actor=None, seed=2)
+    assert life_bands_services.form_consolation_tables(tournament=tournament, actor=None, seed=2)
     ranking = life_bands_services.final_ranking(tournament)
-    assert len(ranking) == size and ranking[0].place == 1
+    assert len(ranking) == size and [row.place for row in ranking] == list(range(1, size + 1))
     measure_all("round2", {"playing": table})
     return counts, Table.objects.filter(round__tournament=tournament).count()
 
