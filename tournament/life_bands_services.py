@@ -310,9 +310,13 @@ def start_grand_final(*, tournament: Tournament, actor: User, seed: int | None =
         drawn = _plan(players, seed, len(players), len(players), {}, False)
         rnd = _new_round(locked, enums.Stage.GRAND_FINAL, seed, drawn.algorithm)
         if len(players) < life_bands.GRAND_FINAL_SIZE:
-            rnd.seating_note = _("Only %(count)d players reached the grand final: the field was too small.") % {
-                "count": len(players)
-            }
+            rnd.seating_note = ngettext(
+                "Only %(count)d player reached the grand final (too few players, or too few life bands "
+                "for a consolation round).",
+                "Only %(count)d players reached the grand final (too few players, or too few life bands "
+                "for a consolation round).",
+                len(players),
+            ) % {"count": len(players)}
             rnd.save(update_fields=["seating_note"])
         _seat_table(locked, rnd, drawn.tables[0], locked.chips_grand_final, actor, is_final=True)
         for other in Round.objects.filter(tournament=locked).exclude(pk=rnd.pk):
@@ -493,7 +497,10 @@ def _reconcile_bands(
                 bands=-1,
                 created_by=_actor(actor),
             )
-            if bands_left(tournament, [pid])[pid] > 0:
+            # Losing at the consolation final ends the tournament, whatever bands are left
+            # (the rules play with 2 bands: the second cut is the last).
+            consolation_final = table.round.stage == enums.Stage.CONSOLATION and table.is_final
+            if bands_left(tournament, [pid])[pid] > 0 and not consolation_final:
                 PoolEntry.objects.create(tournament=tournament, player_id=pid, source_table=table)
         elif pid not in out_game:
             # Undone: the band was restored by a correction entry; leave the pool again.

@@ -69,7 +69,7 @@ def test_three_players_make_a_smaller_grand_final_with_a_note():
     tournament = run(3, seed=1)
     gf = Round.objects.get(tournament=tournament, stage=enums.Stage.GRAND_FINAL)
     assert gf.tables.get().seats.count() == 3
-    assert "too small" in gf.seating_note
+    assert "too few players" in gf.seating_note
 
 
 @pytest.fixture
@@ -199,3 +199,12 @@ def test_organiser_pages_for_life_bands(client, staff_user, table_of_four):
     assert client.get(reverse("tournament:ranking", args=[tournament.pk])).status_code == 200
     tracker = client.get(reverse("tournament:half_tracker", args=[tournament.pk, table.pk]))
     assert tracker.status_code == 200
+
+
+def test_three_life_bands_through_the_services():
+    tournament = simulation.create_field(fmt=enums.Format.LIFE_BANDS, players=9, seed=5)
+    tournament.life_bands = 3
+    tournament.save()
+    simulation.simulate_life_bands(tournament, seed=5)
+    tournament.refresh_from_db()
+    assert_valid(tournament, 9)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import segno
 from django.contrib import messages
@@ -74,6 +74,8 @@ def _table_context(
         "bands": [(seat, bands.get(seat.player_id, 0)) for seat in view.seats],
         "sharp_at": sharp_at,
         "sharp_now": bool(sharp_at and timezone.now() >= sharp_at),
+        "elapsed": _elapsed(view.table.started_at),
+        "survivors": [seat.player.name for seat in view.seats if seat.out_order is None],
         "tournament": tournament,
         "view": view,
         "table": view.table,
@@ -87,6 +89,14 @@ def _table_context(
         "can_write": view.table.status != enums.TableStatus.CLOSED
         and view.table.round.status != enums.RoundStatus.FINISHED,
     }
+
+
+def _elapsed(started_at: datetime | None) -> str:
+    """Minutes:seconds since the table started, as the timer shows it."""
+    if started_at is None:
+        return ""
+    seconds = max(int((timezone.now() - started_at).total_seconds()), 0)
+    return f"{seconds // 60}:{seconds % 60:02d}"
 
 
 def _render_table(request: HtmxHttpRequest, tournament: Tournament, table_id: int, error: str = "") -> HttpResponse:

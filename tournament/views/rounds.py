@@ -112,13 +112,16 @@ def _life_bands_step(request: HtmxHttpRequest, tournament: Tournament) -> HttpRe
         context = _rounds_context(tournament, error=_("Unknown action."))
         return render(request, _template(tournament), context, status=400)
     try:
-        steps[action]()
+        result = steps[action]()
     except play_services.NeedsChoice as needs:
         options = [(option.code, play_services.option_label(option)) for option in needs.options]
         context = _rounds_context(tournament, choice_message=needs.message, options=options)
         return render(request, _template(tournament), context, status=409)
     except ServiceError as error:
         return render(request, _template(tournament), _rounds_context(tournament, error=error.message), status=409)
+    if action == "consolation" and not result:
+        messages.success(request, _("Too few players are left for a table: they reach the grand final directly."))
+        return redirect("tournament:rounds", tournament.pk)
     messages.success(
         request,
         {
