@@ -13,80 +13,18 @@ The last tests prove the database constraints hold even without any lock.
 
 from __future__ import annotations
 
-import threading
-import time
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from tournament import enums, services
 from tournament.models import CheckIn, Player, Tournament
 from tournament.tests.factories import PlayerFactory, TournamentFactory, UserFactory
+from tournament.tests.races import HOLD_SECONDS, MODES, POSTGRES_RACES, run_two, unexpected
 
-pytestmark = [
-    pytest.mark.postgres_only,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(connection.vendor != "postgresql", reason="needs PostgreSQL row locks"),
-]
-
-HOLD_SECONDS = 0.5
-TIMEOUT = 30
-
-
-@dataclass
-class Outcome:
-    value: object = None
-    error: BaseException | None = None
-    elapsed: float = 0.0
-
-
-def run_two(first: Callable[[], object], second: Callable[[], object], *, interleaved: bool) -> list[Outcome]:
-    """Run two service calls on two connections at the same time; return their outcomes."""
-    barrier = threading.Barrier(2, timeout=TIMEOUT)
-    first_done = threading.Event()
-    outcomes = [Outcome(), Outcome()]
-
-    def worker(index: int, call: Callable[[], object]) -> None:
-        outcome = outcomes[index]
-        started = time.monotonic()
-        try:
-            connection.ensure_connection()  # connect before the start line, not after
-            barrier.wait()
-            if interleaved and index == 0:
-                with transaction.atomic():
-                    outcome.value = call()
-                    first_done.set()
-                    time.sleep(HOLD_SECONDS)  # keep the locks while the other tablet tries
-                return
-            if interleaved:
-                assert first_done.wait(TIMEOUT)
-            started = time.monotonic()
-            outcome.value = call()
-        except BaseException as error:
-            outcome.error = error
-        finally:
-            outcome.elapsed = time.monotonic() - started
-            first_done.set()
-            connection.close()
-
-    threads = [threading.Thread(target=worker, args=(i, call)) for i, call in enumerate((first, second))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(TIMEOUT)
-    assert not any(thread.is_alive() for thread in threads), "a thread hung: deadlock?"
-    return outcomes
-
-
-def unexpected(outcomes: list[Outcome]) -> list[BaseException]:
-    return [o.error for o in outcomes if o.error is not None and not isinstance(o.error, services.ServiceError)]
-
-
-MODES = pytest.mark.parametrize("interleaved", [False, True], ids=["simultaneous", "interleaved"])
+pytestmark = POSTGRES_RACES
 
 
 @pytest.fixture

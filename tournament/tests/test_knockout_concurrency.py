@@ -14,89 +14,26 @@ from them, and nothing was written by a refused call.
 
 from __future__ import annotations
 
-import threading
-import time
 import uuid
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import connection, transaction
 
 from games.models import Game, GameStatus
 from tournament import enums, play_services, simulation
 from tournament.formats import knockout
 from tournament.models import Round, Table, Tournament
-from tournament.services import ServiceError
+from tournament.tests.races import HOLD_SECONDS, MODES, POSTGRES_RACES, run_two, unexpected
 
-pytestmark = [
-    pytest.mark.postgres_only,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(connection.vendor != "postgresql", reason="needs PostgreSQL row locks"),
-]
+pytestmark = POSTGRES_RACES
 
-HOLD_SECONDS = 0.5
-TIMEOUT = 30
 STALE = "changed on another tablet"
-
-
-@dataclass
-class Outcome:
-    value: object = None
-    error: BaseException | None = None
-    elapsed: float = 0.0
-
-
-def run_two(first: Callable[[], object], second: Callable[[], object], *, interleaved: bool) -> list[Outcome]:
-    """Run two service calls on two connections at the same time; return their outcomes."""
-    barrier = threading.Barrier(2, timeout=TIMEOUT)
-    first_done = threading.Event()
-    outcomes = [Outcome(), Outcome()]
-
-    def worker(index: int, call: Callable[[], object]) -> None:
-        outcome = outcomes[index]
-        started = time.monotonic()
-        try:
-            connection.ensure_connection()  # connect before the start line, not after
-            barrier.wait()
-            if interleaved and index == 0:
-                with transaction.atomic():
-                    outcome.value = call()
-                    first_done.set()
-                    time.sleep(HOLD_SECONDS)  # keep the locks while the other tablet tries
-                return
-            if interleaved:
-                assert first_done.wait(TIMEOUT)
-            started = time.monotonic()
-            outcome.value = call()
-        except BaseException as error:
-            outcome.error = error
-        finally:
-            outcome.elapsed = time.monotonic() - started
-            first_done.set()
-            connection.close()
-
-    threads = [threading.Thread(target=worker, args=(i, call)) for i, call in enumerate((first, second))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(TIMEOUT)
-    assert not any(thread.is_alive() for thread in threads), "a thread hung: deadlock?"
-    return outcomes
-
-
-def unexpected(outcomes: list[Outcome]) -> list[BaseException]:
-    """Errors other than a clean ServiceError (an IntegrityError here is a bug)."""
-    return [o.error for o in outcomes if o.error is not None and not isinstance(o.error, ServiceError)]
 
 
 def user(username: str) -> object:
     """A staff account (no password: hashing one costs more than the race)."""
     return get_user_model().objects.create(username=username)
-
-
-MODES = pytest.mark.parametrize("interleaved", [False, True], ids=["simultaneous", "interleaved"])
 
 
 @dataclass
