@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
 import segno
@@ -210,16 +211,12 @@ def _record_loss(request: HtmxHttpRequest, tournament: Tournament, table_id: int
     return _after_write(request, tournament, table_id)
 
 
-@require_POST
-@tournament_role(enums.Role.REFEREE)
-def undo_game(request: HtmxHttpRequest, tournament: Tournament, table_id: int) -> HttpResponse:
-    undo = (
-        life_bands_services.undo_last_loss
-        if tournament.format == enums.Format.LIFE_BANDS
-        else play_services.undo_last_game
-    )
+def _versioned(
+    request: HtmxHttpRequest, tournament: Tournament, table_id: int, service: Callable[..., object], notice: str = ""
+) -> HttpResponse:
+    """Call a table service that takes the version the tablet saw; show the table again."""
     try:
-        undo(
+        service(
             tournament=tournament,
             actor=request.user,
             table_id=table_id,
@@ -227,41 +224,32 @@ def undo_game(request: HtmxHttpRequest, tournament: Tournament, table_id: int) -
         )
     except ServiceError as error:
         return _after_write(request, tournament, table_id, error.message)
+    if notice and request.htmx:
+        context = _table_context(request, tournament, table_id) | {"notice": notice}
+        return render(request, "tournament/referee_table.html#table-panel", context)
+    if notice:
+        messages.success(request, notice)
     return _after_write(request, tournament, table_id)
+
+
+@require_POST
+@tournament_role(enums.Role.REFEREE)
+def undo_game(request: HtmxHttpRequest, tournament: Tournament, table_id: int) -> HttpResponse:
+    if tournament.format == enums.Format.LIFE_BANDS:
+        return _versioned(request, tournament, table_id, life_bands_services.undo_last_loss)
+    return _versioned(request, tournament, table_id, play_services.undo_last_game)
 
 
 @require_POST
 @tournament_role(enums.Role.REFEREE)
 def close_table(request: HtmxHttpRequest, tournament: Tournament, table_id: int) -> HttpResponse:
-    try:
-        play_services.close_table(
-            tournament=tournament,
-            actor=request.user,
-            table_id=table_id,
-            version=_int(request.POST.get("version")) or 0,
-        )
-    except ServiceError as error:
-        return _after_write(request, tournament, table_id, error.message)
-    if request.htmx:
-        context = _table_context(request, tournament, table_id) | {"notice": _("Table closed. Thank you!")}
-        return render(request, "tournament/referee_table.html#table-panel", context)
-    messages.success(request, _("Table closed. Thank you!"))
-    return _after_write(request, tournament, table_id)
+    return _versioned(request, tournament, table_id, play_services.close_table, notice=_("Table closed. Thank you!"))
 
 
 @require_POST
 @tournament_role(enums.Role.REFEREE)
 def call_time(request: HtmxHttpRequest, tournament: Tournament, table_id: int) -> HttpResponse:
-    try:
-        play_services.call_time(
-            tournament=tournament,
-            actor=request.user,
-            table_id=table_id,
-            version=_int(request.POST.get("version")) or 0,
-        )
-    except ServiceError as error:
-        return _after_write(request, tournament, table_id, error.message)
-    return _after_write(request, tournament, table_id)
+    return _versioned(request, tournament, table_id, play_services.call_time)
 
 
 @require_GET
