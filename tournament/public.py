@@ -15,7 +15,7 @@ from django.db.models import Count, Prefetch
 from tournament import enums, life_bands_services, points_services, selectors
 from tournament.models import LedgerEntry, Player, PoolEntry, Round, Seat, Table, Tournament
 
-ALPHA_PAGE = 80
+ALPHA_PAGE = 60  # names a page that fit at 38 px in 4 columns
 TABLES_PAGE = 12
 STANDINGS_PAGE = 20
 
