@@ -65,3 +65,31 @@ def organiser_client(client, tournament, staff_user):  # type: ignore[no-untyped
 @pytest.fixture
 def players(tournament):  # type: ignore[no-untyped-def]
     return PlayerFactory.create_batch(5, tournament=tournament)
+
+
+@pytest.fixture
+def login_as(client, staff_user, make_user):  # type: ignore[no-untyped-def]
+    """login_as(who, tournament): log the test client in as one kind of person.
+
+    ``who``: desk, referee, organiser (of ``tournament``), referee_elsewhere and
+    organiser_elsewhere (of another tournament of the same format), no_role, superuser.
+    """
+
+    def login(who: str, tournament):  # type: ignore[no-untyped-def]
+        def elsewhere(role: str):  # type: ignore[no-untyped-def]
+            return staff_user(TournamentFactory(format=tournament.format, game=tournament.game), role)
+
+        makers = {
+            "desk": lambda: staff_user(tournament, enums.Role.DESK),
+            "referee": lambda: staff_user(tournament, enums.Role.REFEREE),
+            "organiser": lambda: staff_user(tournament, enums.Role.ORGANISER),
+            "referee_elsewhere": lambda: elsewhere(enums.Role.REFEREE),
+            "organiser_elsewhere": lambda: elsewhere(enums.Role.ORGANISER),
+            "no_role": lambda: make_user(),
+            "superuser": lambda: make_user(is_superuser=True),
+        }
+        user = makers[who]()
+        client.force_login(user)
+        return user
+
+    return login

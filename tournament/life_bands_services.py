@@ -23,7 +23,7 @@ from tournament import draws, enums, seating
 from tournament.formats import life_bands
 from tournament.formats.base import FormatError
 from tournament.models import LedgerEntry, Player, PoolEntry, Round, Seat, Table, Tournament
-from tournament.play_services import NeedsChoice, _check_writable, _lock_table
+from tournament.play_services import NeedsChoice, _check_writable, _lock_table, open_table_for_result
 from tournament.services import ServiceError, User, _actor, _audit, _bump, _lock_tournament
 
 
@@ -359,19 +359,11 @@ def record_loss(
     """Record a game's loser: one chip handed in. A retry with the same key
     records nothing more; a stale view, a closed or decided table, a loser who
     is not (or no longer) playing at the table are refused."""
-    if not idempotency_key or len(idempotency_key) > 64:
-        raise ServiceError(_("The form is incomplete; reload the page."))
     with transaction.atomic():
         locked = _lock_tournament(tournament.pk)
-        existing = Game.objects.filter(idempotency_key=idempotency_key).first()
+        table, existing = open_table_for_result(locked, table_id, version, idempotency_key)
         if existing is not None:
-            if existing.table_id != table_id:
-                raise ServiceError(_("The form is incomplete; reload the page."))
             return existing
-        table = _lock_table(locked, table_id)
-        _check_writable(table, version)
-        if table.status == enums.TableStatus.DECIDED:
-            raise ServiceError(_("Table %(number)d is already decided.") % {"number": table.number})
         seat = table.seats.filter(player_id=loser_id).first()
         if seat is None:
             raise ServiceError(_("This player does not sit at table %(number)d.") % {"number": table.number})

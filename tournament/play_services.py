@@ -302,19 +302,11 @@ def record_game(
     table, a winner who does not sit at the table, card points for a player
     not at the table or below zero, a missing first dealer.
     """
-    if not idempotency_key or len(idempotency_key) > 64:
-        raise ServiceError(_("The form is incomplete; reload the page."))
     with transaction.atomic():
         locked = _lock_tournament(tournament.pk)
-        existing = Game.objects.filter(idempotency_key=idempotency_key).first()
+        table, existing = open_table_for_result(locked, table_id, version, idempotency_key)
         if existing is not None:
-            if existing.table_id != table_id:
-                raise ServiceError(_("The form is incomplete; reload the page."))
             return existing
-        table = _lock_table(locked, table_id)
-        _check_writable(table, version)
-        if table.status == enums.TableStatus.DECIDED:
-            raise ServiceError(_("Table %(number)d is already decided.") % {"number": table.number})
         seats = list(table.seats.all())
         seated = {seat.player_id for seat in seats}
         if winner_id not in seated:
@@ -338,6 +330,29 @@ def record_game(
         _refresh_table(locked, table, actor)
         _audit(locked, actor, "game_recorded", table=table.pk, game=game.number, winner=winner_id)
     return game
+
+
+def open_table_for_result(
+    tournament: Tournament, table_id: int, version: int, idempotency_key: str
+) -> tuple[Table, Game | None]:
+    """The start of every result entry, under the tournament lock.
+
+    A retry (same ``idempotency_key``) gets the game already recorded back;
+    otherwise the table is locked and must be writable, not yet decided and
+    at the ``version`` the tablet saw.
+    """
+    if not idempotency_key or len(idempotency_key) > 64:
+        raise ServiceError(_("The form is incomplete; reload the page."))
+    existing = Game.objects.filter(idempotency_key=idempotency_key).first()
+    if existing is not None:
+        if existing.table_id != table_id:
+            raise ServiceError(_("The form is incomplete; reload the page."))
+        return existing.table, existing
+    table = _lock_table(tournament, table_id)
+    _check_writable(table, version)
+    if table.status == enums.TableStatus.DECIDED:
+        raise ServiceError(_("Table %(number)d is already decided.") % {"number": table.number})
+    return table, None
 
 
 def _final_scores(

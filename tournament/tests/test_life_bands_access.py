@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import random
 import uuid
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import pytest
@@ -170,31 +169,6 @@ def snapshot(*tournaments: Tournament) -> tuple[object, ...]:
 
 
 OUTSIDERS = ["desk", "referee_elsewhere", "organiser_elsewhere", "no_role"]
-
-
-@pytest.fixture
-def login_as(client, staff_user, make_user) -> Callable[[str, Tournament], object]:
-    def login(who: str, tournament: Tournament) -> object:
-        if who == "desk":
-            user = staff_user(tournament, enums.Role.DESK)
-        elif who == "referee_elsewhere":
-            user = staff_user(TournamentFactory(format=enums.Format.LIFE_BANDS), enums.Role.REFEREE)
-        elif who == "organiser_elsewhere":
-            user = staff_user(TournamentFactory(format=enums.Format.LIFE_BANDS), enums.Role.ORGANISER)
-        elif who == "no_role":
-            user = make_user()
-        elif who == "referee":
-            user = staff_user(tournament, enums.Role.REFEREE)
-        elif who == "organiser":
-            user = staff_user(tournament, enums.Role.ORGANISER)
-        elif who == "superuser":
-            user = make_user(is_superuser=True)
-        else:
-            raise AssertionError(who)
-        client.force_login(user)
-        return user
-
-    return login
 
 
 class TestForbidden:
