@@ -13,9 +13,7 @@ import uuid
 from dataclasses import dataclass
 
 import pytest
-from django.db import connection
 from django.db.models import Prefetch
-from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games.models import Game, GameScore
@@ -23,21 +21,13 @@ from tournament import enums, play_services, services, simulation
 from tournament.formats import knockout
 from tournament.models import AuditEntry, CheckIn, Player, Round, Seat, Table, Tournament
 from tournament.tests.factories import PlayerFactory, TournamentFactory
+from tournament.tests.helpers import OUTSIDERS, count_queries, refreshed, set_dealer, undo, url
 
 pytestmark = [pytest.mark.core, pytest.mark.django_db]
 
 REFEREE_GETS = ["referee_tables", "referee_table", "table_cards", "ranking"]
 REFEREE_POSTS = ["set_dealer", "record_game", "undo_game", "close_table"]
 ORGANISER_VIEWS = ["rounds", "next_round"]
-
-
-def url(name: str, tournament: Tournament, *args: object) -> str:
-    return reverse(f"tournament:{name}", args=[tournament.pk, *args])
-
-
-def refreshed(table: Table) -> Table:
-    table.refresh_from_db()
-    return table
 
 
 def record(tournament: Tournament, table: Table, winner: int, **extra: object) -> Game:
@@ -50,20 +40,6 @@ def record(tournament: Tournament, table: Table, winner: int, **extra: object) -
         idempotency_key=uuid.uuid4().hex,
         **extra,  # type: ignore[arg-type]
     )
-
-
-def undo(tournament: Tournament, table: Table) -> Game:
-    return play_services.undo_last_game(
-        tournament=tournament, actor=None, table_id=table.pk, version=refreshed(table).version
-    )
-
-
-def set_dealer(tournament: Tournament, table: Table) -> list[int]:
-    ids = list(table.seats.order_by("position").values_list("player_id", flat=True))
-    play_services.set_first_dealer(
-        tournament=tournament, actor=None, table_id=table.pk, player_id=ids[0], version=refreshed(table).version
-    )
-    return ids
 
 
 # --------------------------------------------------------------------------
@@ -146,9 +122,6 @@ def snapshot(*tournaments: Tournament) -> tuple[object, ...]:
         [Tournament.objects.get(pk=t.pk).version for t in tournaments],
         [Tournament.objects.get(pk=t.pk).status for t in tournaments],
     )
-
-
-OUTSIDERS = ["desk", "referee_elsewhere", "organiser_elsewhere", "no_role"]
 
 
 class TestForbidden:
@@ -365,13 +338,6 @@ def next_round(tournament: Tournament) -> Round | None:
             tournament=tournament, actor=None, seed=1, choice=choice.options[0].code
         )
     return started.round
-
-
-def count_queries(client, path: str) -> int:
-    with CaptureQueriesContext(connection) as queries:
-        response = client.get(path)
-    assert response.status_code == 200, path
-    return len(queries)
 
 
 def measure(client, staff_user, size: int) -> tuple[dict[str, int], int]:

@@ -17,8 +17,6 @@ from dataclasses import dataclass
 
 import pytest
 from django.core.cache import cache
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games.models import Game, GameStatus
@@ -26,25 +24,13 @@ from tournament import enums, life_bands_services, services, simulation
 from tournament.formats import life_bands
 from tournament.models import AuditEntry, CheckIn, LedgerEntry, PoolEntry, Round, Seat, Table, Tournament
 from tournament.tests.factories import PlayerFactory, TournamentFactory
+from tournament.tests.helpers import OUTSIDERS, count_queries, refreshed, seated, url
 
 pytestmark = [pytest.mark.core, pytest.mark.django_db]
 
 REFEREE_VIEWS = ["referee_tables", "referee_table", "half_tracker", "ranking"]
 REFEREE_WRITES = ["record_game", "undo_game", "close_table", "half_tracker_post"]
 ORGANISER_VIEWS = ["rounds", "next_main", "next_consolation", "next_grand_final"]
-
-
-def url(name: str, tournament: Tournament, *args: object) -> str:
-    return reverse(f"tournament:{name}", args=[tournament.pk, *args])
-
-
-def refreshed(table: Table) -> Table:
-    table.refresh_from_db()
-    return table
-
-
-def seated(table: Table) -> list[int]:
-    return list(table.seats.order_by("position").values_list("player_id", flat=True))
 
 
 def lose(tournament: Tournament, table: Table, loser: int) -> Game:
@@ -166,9 +152,6 @@ def snapshot(*tournaments: Tournament) -> tuple[object, ...]:
         [Tournament.objects.get(pk=t.pk).version for t in tournaments],
         [Tournament.objects.get(pk=t.pk).status for t in tournaments],
     )
-
-
-OUTSIDERS = ["desk", "referee_elsewhere", "organiser_elsewhere", "no_role"]
 
 
 class TestForbidden:
@@ -395,13 +378,6 @@ def decide_fast(tournament: Tournament, tables: list[Table]) -> None:
     for table in tables:
         life_bands_services._refresh(tournament, table, None)
         assert table.status == enums.TableStatus.DECIDED
-
-
-def count_queries(client, path: str) -> int:
-    with CaptureQueriesContext(connection) as queries:
-        response = client.get(path)
-    assert response.status_code == 200, path
-    return len(queries)
 
 
 def measure(client, staff_user, size: int) -> tuple[dict[str, int], int]:

@@ -25,6 +25,7 @@ from games.models import Game, GameStatus
 from tournament import enums, life_bands_services, simulation
 from tournament.formats import life_bands
 from tournament.models import LedgerEntry, PoolEntry, Round, Seat, Table, Tournament
+from tournament.tests.helpers import seated
 from tournament.tests.races import HOLD_SECONDS, MODES, POSTGRES_RACES, run_two, unexpected
 
 pytestmark = POSTGRES_RACES
@@ -34,10 +35,6 @@ STALE = "changed on another tablet"
 
 def user(username: str) -> object:
     return get_user_model().objects.create(username=username)
-
-
-def seated(table: Table) -> list[int]:
-    return list(table.seats.order_by("position").values_list("player_id", flat=True))
 
 
 def version(table: Table) -> int:

@@ -15,8 +15,6 @@ import uuid
 from dataclasses import dataclass
 
 import pytest
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games.models import Game, GameScore, GameStatus
@@ -24,25 +22,13 @@ from games.rules.uno import HOUSE_RULES_SCORING
 from tournament import enums, play_services, points_services, services, simulation
 from tournament.models import AuditEntry, CheckIn, Player, Round, Seat, Table, Tournament
 from tournament.tests.factories import PlayerFactory, TournamentFactory
+from tournament.tests.helpers import OUTSIDERS, count_queries, refreshed, seated, set_dealer, undo, url
 
 pytestmark = [pytest.mark.core, pytest.mark.django_db]
 
 REFEREE_GETS = ["referee_tables", "referee_table", "table_cards", "ranking"]
 REFEREE_POSTS = ["set_dealer", "record_game", "undo_game", "close_table", "call_time"]
 ORGANISER_VIEWS = ["rounds", "next_round", "finish", "export_standings", "export_games", "scoring"]
-
-
-def url(name: str, tournament: Tournament, *args: object) -> str:
-    return reverse(f"tournament:{name}", args=[tournament.pk, *args])
-
-
-def refreshed(table: Table) -> Table:
-    table.refresh_from_db()
-    return table
-
-
-def seated(table: Table) -> list[int]:
-    return list(table.seats.order_by("position").values_list("player_id", flat=True))
 
 
 def record(tournament: Tournament, table: Table, winner: int, **extra: object) -> Game:
@@ -57,20 +43,6 @@ def record(tournament: Tournament, table: Table, winner: int, **extra: object) -
         idempotency_key=uuid.uuid4().hex,
         **extra,  # type: ignore[arg-type]
     )
-
-
-def undo(tournament: Tournament, table: Table) -> Game:
-    return play_services.undo_last_game(
-        tournament=tournament, actor=None, table_id=table.pk, version=refreshed(table).version
-    )
-
-
-def set_dealer(tournament: Tournament, table: Table) -> list[int]:
-    ids = seated(table)
-    play_services.set_first_dealer(
-        tournament=tournament, actor=None, table_id=table.pk, player_id=ids[0], version=refreshed(table).version
-    )
-    return ids
 
 
 # --------------------------------------------------------------------------
@@ -158,9 +130,6 @@ def snapshot(*tournaments: Tournament) -> tuple[object, ...]:
         AuditEntry.objects.count(),
         [Tournament.objects.values_list("version", "status", "scoring_table").get(pk=t.pk) for t in tournaments],
     )
-
-
-OUTSIDERS = ["desk", "referee_elsewhere", "organiser_elsewhere", "no_role"]
 
 
 class TestForbidden:
@@ -340,13 +309,6 @@ def decide_the_rest(tournament: Tournament, rnd: Round) -> None:
         table.status = enums.TableStatus.DECIDED
     Seat.objects.bulk_update(changed, ["games_won", "points", "place"])
     Table.objects.bulk_update(tables, ["status"])
-
-
-def count_queries(client, path: str) -> int:
-    with CaptureQueriesContext(connection) as queries:
-        response = client.get(path)
-    assert response.status_code == 200, path
-    return len(queries)
 
 
 PAGES = ["rounds", "ranking", "referee_tables", "export_standings", "export_games"]

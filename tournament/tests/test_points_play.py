@@ -25,6 +25,7 @@ from games.rules.uno import HOUSE_RULES_SCORING, STANDARD_SCORING
 from tournament import enums, play_services, points_services, seating, services, simulation
 from tournament.models import AuditEntry, Player, Round, Seat, Table, Tournament
 from tournament.services import ServiceError
+from tournament.tests.helpers import refreshed, seated, set_dealer, undo
 from tournament.views import exports
 
 pytestmark = [pytest.mark.core, pytest.mark.django_db]
@@ -44,25 +45,8 @@ def points_field(players: int = 12, seed: int = 1, **settings: object) -> Tourna
     return tournament
 
 
-def refreshed(table: Table) -> Table:
-    table.refresh_from_db()
-    return table
-
-
 def start(tournament: Tournament, seed: int = 7) -> Round:
     return points_services.start_round(tournament=tournament, actor=None, seed=seed)
-
-
-def seated(table: Table) -> list[int]:
-    return list(table.seats.order_by("position").values_list("player_id", flat=True))
-
-
-def set_dealer(tournament: Tournament, table: Table) -> list[int]:
-    ids = seated(table)
-    play_services.set_first_dealer(
-        tournament=tournament, actor=None, table_id=table.pk, player_id=ids[0], version=refreshed(table).version
-    )
-    return ids
 
 
 def record(
@@ -87,12 +71,6 @@ def record(
         idempotency_key=key or uuid.uuid4().hex,
         card_points=points,
         hands=hands,
-    )
-
-
-def undo(tournament: Tournament, table: Table) -> Game:
-    return play_services.undo_last_game(
-        tournament=tournament, actor=None, table_id=table.pk, version=refreshed(table).version
     )
 
 

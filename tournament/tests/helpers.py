@@ -1,0 +1,52 @@
+"""Small helpers shared by the play, access and concurrency tests."""
+
+from __future__ import annotations
+
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from games.models import Game
+from tournament import play_services
+from tournament.models import Table, Tournament
+
+# Who must be refused on a tournament's staff pages (see the login_as fixture).
+OUTSIDERS = ["desk", "referee_elsewhere", "organiser_elsewhere", "no_role"]
+
+
+def url(name: str, tournament: Tournament, *args: object) -> str:
+    return reverse(f"tournament:{name}", args=[tournament.pk, *args])
+
+
+def refreshed(table: Table) -> Table:
+    table.refresh_from_db()
+    return table
+
+
+def seated(table: Table) -> list[int]:
+    """Player ids at the table in seat order."""
+    return list(table.seats.order_by("position").values_list("player_id", flat=True))
+
+
+def undo(tournament: Tournament, table: Table) -> Game:
+    """Undo the table's last game as the referee's tablet would (current version)."""
+    return play_services.undo_last_game(
+        tournament=tournament, actor=None, table_id=table.pk, version=refreshed(table).version
+    )
+
+
+def set_dealer(tournament: Tournament, table: Table) -> list[int]:
+    """The player in seat 1 drew the highest card; returns the seat order."""
+    ids = seated(table)
+    play_services.set_first_dealer(
+        tournament=tournament, actor=None, table_id=table.pk, player_id=ids[0], version=refreshed(table).version
+    )
+    return ids
+
+
+def count_queries(client, path: str) -> int:  # type: ignore[no-untyped-def]
+    """Queries one GET of ``path`` costs (it must answer 200)."""
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(path)
+    assert response.status_code == 200, path
+    return len(queries)
