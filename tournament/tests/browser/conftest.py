@@ -159,3 +159,13 @@ def counter(page: Page, name: str):  # type: ignore[no-untyped-def]
 def count_re(value: int) -> re.Pattern[str]:
     """Counter text: "5 / 50" for registered, "4" for the others."""
     return re.compile(rf"^\s*{value}(\s*/\s*\d+)?\s*$")
+
+
+@pytest.fixture
+def organiser(browser_user):  # type: ignore[no-untyped-def]
+    return browser_user("organiser")
+
+
+@pytest.fixture
+def referee(browser_user):  # type: ignore[no-untyped-def]
+    return browser_user("referee")

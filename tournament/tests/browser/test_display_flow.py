@@ -22,8 +22,9 @@ from django.urls import reverse
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, Response, expect
 
 from tournament import enums, play_services, services, simulation
-from tournament.models import CheckIn, Round, Seat, StaffRole, Table, Tournament
+from tournament.models import CheckIn, Round, StaffRole, Table, Tournament
 from tournament.tests.browser.conftest import SCREENSHOTS, TIMEOUT_MS
+from tournament.tests.browser.tablet import seated
 from tournament.tests.factories import PlayerFactory, TournamentFactory
 
 pytestmark = pytest.mark.browser
@@ -40,11 +41,6 @@ FULL_NAME = 18
 
 
 # --- fixtures -------------------------------------------------------------------------
-
-
-@pytest.fixture
-def referee(browser_user):  # type: ignore[no-untyped-def]
-    return browser_user("referee")
 
 
 @pytest.fixture
@@ -148,10 +144,6 @@ def seat_round_1(tournament: Tournament) -> Round:
     started = play_services.generate_next_round(tournament=tournament, actor=None, seed=SEED)
     assert started.round is not None
     return started.round
-
-
-def seated(table: Table) -> list[Seat]:
-    return list(table.seats.select_related("player").order_by("position"))
 
 
 def set_dealer(tournament: Tournament, table: Table, position: int = 0) -> Table:

@@ -21,29 +21,27 @@ from playwright.sync_api import Locator, Page, expect
 from games.models import Game, GameScore, GameStatus
 from tournament import enums, play_services, simulation
 from tournament.models import Round, Seat, StaffRole, Table, Tournament
+from tournament.tests.browser.tablet import (
+    DESK,
+    assert_same_document,
+    assert_tap_target,
+    expect_status,
+    mark_document,
+    nav,
+    panel,
+    seated,
+)
 
 pytestmark = pytest.mark.browser
 
-DESK = {"width": 1280, "height": 900}
 SEED = 20260614
 # Comfortable for a wet finger: well above the 44-48 px usually recommended.
-MIN_TAP_PX = 56
 # Round headings name the stage; the numbering style ("Main round 1", "Main round · round 1") may vary.
 MAIN_ROUND_1 = re.compile(r"^\s*Main round\b.*\b1\s*$")
 LUCKY_LOSER_ROUND = re.compile(r"^\s*Lucky-loser round\b")
 
 
 # --- fixtures -------------------------------------------------------------------------
-
-
-@pytest.fixture
-def organiser(browser_user):  # type: ignore[no-untyped-def]
-    return browser_user("organiser")
-
-
-@pytest.fixture
-def referee(browser_user):  # type: ignore[no-untyped-def]
-    return browser_user("referee")
 
 
 @pytest.fixture
@@ -77,10 +75,6 @@ def organiser_desk(new_tablet, organiser) -> Page:  # type: ignore[no-untyped-de
 # --- helpers --------------------------------------------------------------------------
 
 
-def nav(page: Page) -> Locator:
-    return page.get_by_role("navigation", name="Tournament")
-
-
 def open_tournament(page: Page, tournament: Tournament) -> None:
     """From "My tournaments", tap the tournament (desk for the organiser, tables for a referee)."""
     page.goto(reverse("tournament:home"))
@@ -91,10 +85,6 @@ def open_rounds(page: Page, tournament: Tournament) -> None:
     open_tournament(page, tournament)
     nav(page).get_by_role("link", name="Rounds").click()
     expect(page.get_by_role("heading", name="Rounds", exact=True)).to_be_visible()
-
-
-def panel(page: Page) -> Locator:
-    return page.locator("#table-panel")
 
 
 def seat_rows(page: Page) -> Locator:
@@ -114,28 +104,6 @@ def expect_dealer(page: Page, position: int) -> None:
     expect(panel(page).locator(".badge-dealer")).to_have_count(1)
     expect(seat_rows(page).nth(position).locator(".badge-dealer")).to_have_text("deals")
     expect(seat_rows(page).nth(position)).to_have_class(re.compile(r"\bis-dealer\b"))
-
-
-def expect_status(page: Page, label: str) -> None:
-    expect(panel(page).locator(".table-head .badge")).to_have_text(label)
-
-
-def seated(table: Table) -> list[Seat]:
-    return list(table.seats.select_related("player").order_by("position"))
-
-
-def assert_tap_target(locator: Locator, what: str, minimum: int = MIN_TAP_PX) -> None:
-    box = locator.bounding_box()
-    assert box is not None, f"{what} is not rendered"
-    assert box["height"] >= minimum and box["width"] >= minimum, f"{what} is only {box['width']}x{box['height']} px"
-
-
-def mark_document(page: Page) -> None:
-    page.evaluate("window.__sameDocument = true")
-
-
-def assert_same_document(page: Page, what: str) -> None:
-    assert page.evaluate("window.__sameDocument === true"), f"{what} reloaded the page instead of using htmx"
 
 
 def pick_dealer(page: Page, seats: list[Seat], position: int) -> None:

@@ -23,23 +23,21 @@ from playwright.sync_api import Locator, Page, expect
 
 from games.models import Game, GameStatus
 from tournament import enums, life_bands_services, simulation
-from tournament.models import LedgerEntry, PoolEntry, Round, Seat, StaffRole, Table, Tournament
+from tournament.models import LedgerEntry, PoolEntry, Round, StaffRole, Table, Tournament
+from tournament.tests.browser.tablet import (
+    DESK,
+    assert_same_document,
+    assert_tap_target,
+    expect_status,
+    mark_document,
+    nav,
+    panel,
+    seated,
+)
 
 pytestmark = pytest.mark.browser
 
-DESK = {"width": 1280, "height": 900}
 SEED = 20260615
-MIN_TAP_PX = 56
-
-
-@pytest.fixture
-def organiser(browser_user):  # type: ignore[no-untyped-def]
-    return browser_user("organiser")
-
-
-@pytest.fixture
-def referee(browser_user):  # type: ignore[no-untyped-def]
-    return browser_user("referee")
 
 
 @pytest.fixture
@@ -54,17 +52,9 @@ def schocken_field(organiser, referee) -> Tournament:  # type: ignore[no-untyped
 # --- helpers --------------------------------------------------------------------------
 
 
-def nav(page: Page) -> Locator:
-    return page.get_by_role("navigation", name="Tournament")
-
-
 def open_tournament(page: Page, tournament: Tournament) -> None:
     page.goto(reverse("tournament:home"))
     page.get_by_role("link", name=tournament.name).click()
-
-
-def panel(page: Page) -> Locator:
-    return page.locator("#table-panel")
 
 
 def seat_rows(page: Page) -> Locator:
@@ -83,28 +73,6 @@ def expect_chips(page: Page, chips: list[int]) -> None:
 def expect_bands(page: Page, bands: list[int]) -> None:
     for position, count in enumerate(bands):
         expect(seat_rows(page).nth(position).locator(".bands .band-icon")).to_have_count(count)
-
-
-def expect_status(page: Page, label: str) -> None:
-    expect(panel(page).locator(".table-head .badge")).to_have_text(label)
-
-
-def seated(table: Table) -> list[Seat]:
-    return list(table.seats.select_related("player").order_by("position"))
-
-
-def assert_tap_target(locator: Locator, what: str, minimum: int = MIN_TAP_PX) -> None:
-    box = locator.bounding_box()
-    assert box is not None, f"{what} is not rendered"
-    assert box["height"] >= minimum and box["width"] >= minimum, f"{what} is only {box['width']}x{box['height']} px"
-
-
-def mark_document(page: Page) -> None:
-    page.evaluate("window.__sameDocument = true")
-
-
-def assert_same_document(page: Page, what: str) -> None:
-    assert page.evaluate("window.__sameDocument === true"), f"{what} reloaded the page instead of using htmx"
 
 
 # --- the test -------------------------------------------------------------------------
