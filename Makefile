@@ -30,18 +30,13 @@ var/secret_key:
 
 install: $(VENV)/.installed var/secret_key
 
-## make run: install, migrate the SQLite default, load the demo, serve with gunicorn.
+## make run: install, migrate the SQLite default, load the demo, serve with gunicorn
+## (HOST=0.0.0.0 serves the venue network; the command prints the address, the login and a QR code).
 run: install
 	$(RUN_ENV) $(BIN)/python manage.py migrate --no-input
 	$(RUN_ENV) $(BIN)/python manage.py collectstatic --no-input --verbosity 0
 	$(RUN_ENV) $(BIN)/python manage.py load_demo
-	@echo ""
-	@echo "  Spielleitung is running at http://$(HOST):$(PORT)/"
-	@echo "  Log in as  demo / demo-password  (organiser of the demo tournament)"
-	@echo "  Stop with Ctrl+C."
-	@echo ""
-	$(RUN_ENV) DJANGO_ALLOWED_HOSTS="$(HOST),localhost" $(BIN)/gunicorn config.wsgi \
-		--bind $(HOST):$(PORT) --workers 2 --access-logfile - --log-level warning
+	$(RUN_ENV) $(BIN)/python manage.py serve --host $(HOST) --port $(PORT)
 
 ## make test: lint, types, the suite on PostgreSQL, a smoke run on SQLite, browser tests.
 test: $(VENV)/.installed-dev postgres chromium lint types pytest-postgres pytest-sqlite pytest-browser

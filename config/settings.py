@@ -97,8 +97,32 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # Two gunicorn workers share the file: wait for the lock instead of failing.
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # The embedded database of `make run`: gunicorn workers and their threads share one file.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            # Every transaction.atomic() starts with BEGIN IMMEDIATE, taking the write lock up front. With the
+            # default (DEFERRED) a transaction that read first cannot wait for the lock when it later writes:
+            # SQLite fails at once with "database is locked" (the 500s of ten tablets posting together).
+            "transaction_mode": "IMMEDIATE",
+            # Busy timeout in seconds: a writer waits this long for another's lock before failing.
+            "timeout": 20,
+            # Executed on every new connection (Django splits on ";", after its own PRAGMA foreign_keys = ON,
+            # which stays on).
+            "init_command": ";".join(
+                [
+                    # Write-ahead log: readers (pages, the projector's polls) never wait for a writer nor block one.
+                    "PRAGMA journal_mode=WAL",
+                    # FULL, not NORMAL: in WAL mode NORMAL may lose the last commits on a power cut or OS crash,
+                    # i.e. results a tablet was told are saved. FULL syncs the log once per commit.
+                    "PRAGMA synchronous=FULL",
+                    # Sorts and temporary indices in memory, not in temporary files.
+                    "PRAGMA temp_store=MEMORY",
+                    # Page cache per connection: 16 MiB (negative means KiB) holds a whole day's database.
+                    "PRAGMA cache_size=-16384",
+                ]
+            ),
+        }
+    )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
