@@ -40,6 +40,14 @@ class Game(models.Model):
     voided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # The table's version right after this game was recorded. A tablet that
+    # queued further entries while offline sends the next one with this
+    # version, even when the answer to this one was lost and it is replayed.
+    table_version = models.PositiveIntegerField(null=True, blank=True, editable=False)
+
+    # Not stored: True when a service returned this game for a retried
+    # submission (same idempotency key) instead of recording a new one.
+    replayed = False
 
     class Meta:
         verbose_name = _("game")

@@ -23,8 +23,14 @@ from tournament import draws, enums, seating
 from tournament.formats import life_bands
 from tournament.formats.base import FormatError
 from tournament.models import LedgerEntry, Player, PoolEntry, Round, Seat, Table, Tournament
-from tournament.play_services import NeedsChoice, _check_writable, _lock_table, open_table_for_result
-from tournament.services import ServiceError, User, _actor, _audit, _bump, _lock_tournament
+from tournament.play_services import (
+    NeedsChoice,
+    _check_writable,
+    _lock_table,
+    open_table_for_result,
+    stamp_table_version,
+)
+from tournament.services import ServiceError, User, _actor, _audit, _bump, _lock_tournament, refusals_audited
 
 
 def _require_format(tournament: Tournament) -> None:
@@ -353,6 +359,7 @@ def advance(*, tournament: Tournament, actor: User, seed: int | None = None, cho
 # --- results ---------------------------------------------------------------------------
 
 
+@refusals_audited("record_loss")
 def record_loss(
     *, tournament: Tournament, actor: User, table_id: int, loser_id: int, version: int, idempotency_key: str
 ) -> Game:
@@ -383,12 +390,14 @@ def record_loss(
             created_by=_actor(actor),
         )
         _refresh(locked, table, actor)
+        stamp_table_version(game, table)
         _audit(locked, actor, "chip_lost", table=table.pk, game=number, player=loser_id)
     if locked.auto_advance:
         _auto(locked, actor)
     return game
 
 
+@refusals_audited("undo_game")
 def undo_last_loss(*, tournament: Tournament, actor: User, table_id: int, version: int) -> Game:
     """Void the table's last game; chips and bands come back through correction
     entries. Refused once a player it moved is seated at another table."""

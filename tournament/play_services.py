@@ -29,7 +29,7 @@ from tournament.formats import knockout
 from tournament.formats import points as points_format
 from tournament.formats.base import FormatError
 from tournament.models import Player, Round, Seat, Table, Tournament
-from tournament.services import ServiceError, User, _actor, _audit, _bump, _lock_tournament
+from tournament.services import ServiceError, User, _actor, _audit, _bump, _lock_tournament, refusals_audited
 
 STAGE_BY_FORMAT_STAGE = {
     knockout.MAIN: enums.Stage.MAIN,
@@ -40,6 +40,8 @@ STAGE_BY_FORMAT_STAGE = {
 
 class NeedsChoice(ServiceError):
     """The next round's player count does not split; ``options`` say what the rules allow."""
+
+    is_refusal = False
 
     def __init__(self, message: str, *, options: tuple[seating.SeatingOption, ...], players: int) -> None:
         super().__init__(message)
@@ -265,17 +267,25 @@ def _check_writable(table: Table, version: int | None) -> None:
         )
 
 
+@refusals_audited("set_first_dealer")
 def set_first_dealer(*, tournament: Tournament, actor: User, table_id: int, player_id: int, version: int) -> Table:
-    """Record who drew the highest card: that player deals the first game."""
+    """Record who drew the highest card: that player deals the first game.
+
+    Idempotent: picking the dealer the table already has (a tablet re-sending
+    its tap after a lost answer) changes nothing and is not refused.
+    """
     with transaction.atomic():
         locked = _lock_tournament(tournament.pk)
         table = _lock_table(locked, table_id)
-        _check_writable(table, version)
-        if table.games.filter(status=GameStatus.VALID).exists():
-            raise ServiceError(_("Games have been played; the first dealer can no longer change."))
+        _check_writable(table, None)
         seat = table.seats.filter(player_id=player_id).first()
         if seat is None:
             raise ServiceError(_("This player does not sit at table %(number)d.") % {"number": table.number})
+        if table.first_dealer_position == seat.position:
+            return table
+        _check_writable(table, version)
+        if table.games.filter(status=GameStatus.VALID).exists():
+            raise ServiceError(_("Games have been played; the first dealer can no longer change."))
         table.first_dealer_position = seat.position
         table.version += 1
         table.save(update_fields=["first_dealer_position", "version"])
@@ -284,6 +294,7 @@ def set_first_dealer(*, tournament: Tournament, actor: User, table_id: int, play
     return table
 
 
+@refusals_audited("record_game")
 def record_game(
     *,
     tournament: Tournament,
@@ -328,8 +339,15 @@ def record_game(
             GameScore(game=game, player_id=pid, points=points, hand=hand) for pid, (points, hand) in scores.items()
         )
         _refresh_table(locked, table, actor)
+        stamp_table_version(game, table)
         _audit(locked, actor, "game_recorded", table=table.pk, game=game.number, winner=winner_id)
     return game
+
+
+def stamp_table_version(game: Game, table: Table) -> None:
+    """Keep the table's version right after ``game`` on the game (see ``Game.table_version``)."""
+    game.table_version = table.version
+    game.save(update_fields=["table_version"])
 
 
 def open_table_for_result(
@@ -337,9 +355,9 @@ def open_table_for_result(
 ) -> tuple[Table, Game | None]:
     """The start of every result entry, under the tournament lock.
 
-    A retry (same ``idempotency_key``) gets the game already recorded back;
-    otherwise the table is locked and must be writable, not yet decided and
-    at the ``version`` the tablet saw.
+    A retry (same ``idempotency_key``) gets the game already recorded back,
+    marked ``replayed``; otherwise the table is locked and must be writable,
+    not yet decided and at the ``version`` the tablet saw.
     """
     if not idempotency_key or len(idempotency_key) > 64:
         raise ServiceError(_("The form is incomplete; reload the page."))
@@ -347,6 +365,7 @@ def open_table_for_result(
     if existing is not None:
         if existing.table_id != table_id:
             raise ServiceError(_("The form is incomplete; reload the page."))
+        existing.replayed = True
         return existing.table, existing
     table = _lock_table(tournament, table_id)
     _check_writable(table, version)
@@ -380,6 +399,16 @@ def _final_scores(
                 values[pid] = uno.hand_points(hands[pid], tournament.scoring_table)
             except (KeyError, ValueError):
                 raise ServiceError(_("A hand holds an unknown card or a negative count.")) from None
+            typed = (card_points or {}).get(pid)
+            if typed is not None and typed != values[pid]:
+                # The tapped cards and the typed total must never disagree silently.
+                raise ServiceError(
+                    _(
+                        "The cards tapped for a player count %(cards)d points, but %(typed)d was typed. "
+                        "Check the hand and record the game again."
+                    )
+                    % {"cards": values[pid], "typed": typed}
+                )
         elif card_points is not None and pid in card_points:
             values[pid] = card_points[pid]
         else:
@@ -398,6 +427,7 @@ def _final_scores(
     return scores
 
 
+@refusals_audited("undo_game")
 def undo_last_game(*, tournament: Tournament, actor: User, table_id: int, version: int) -> Game:
     """Void the table's last valid game (kept, marked undone) until the table is closed."""
     with transaction.atomic():
@@ -421,6 +451,7 @@ def undo_last_game(*, tournament: Tournament, actor: User, table_id: int, versio
     return game
 
 
+@refusals_audited("close_table")
 def close_table(*, tournament: Tournament, actor: User, table_id: int, version: int) -> Table:
     """Confirm a decided table's result; after this it can no longer be undone."""
     with transaction.atomic():
@@ -445,6 +476,7 @@ def close_table(*, tournament: Tournament, actor: User, table_id: int, version: 
     return table
 
 
+@refusals_audited("call_time")
 def call_time(*, tournament: Tournament, actor: User, table_id: int, version: int) -> Table:
     """Points format with a time limit: the round's time is up at this table.
 

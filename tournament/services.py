@@ -14,15 +14,17 @@ Contract for every function here:
 from __future__ import annotations
 
 import csv
+import functools
 import io
+import logging
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date as date_type
 from datetime import datetime
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypeVar
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -42,10 +44,13 @@ from tournament.models import (
     RegistrationWindow,
     StaffRole,
     StartNumberDraw,
+    Table,
     Tournament,
 )
 
 User = AbstractBaseUser | AnonymousUser
+logger = logging.getLogger(__name__)
+ServiceFunction = TypeVar("ServiceFunction", bound=Callable[..., Any])
 
 ACTIVE_STATUSES = (enums.PlayerStatus.REGISTERED, enums.PlayerStatus.CHECKED_IN)
 # Order of joining the waiting list: a reinstated player queues behind those already waiting.
@@ -58,6 +63,9 @@ CONTACT_MAX = Player._meta.get_field("contact").max_length or 200
 class ServiceError(Exception):
     """A problem the user can fix; ``message`` is translated and shown as is."""
 
+    # A question back to the user (confirm, choose) is not a refusal and is not audited as one.
+    is_refusal = True
+
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
@@ -66,6 +74,8 @@ class ServiceError(Exception):
 class NeedsConfirmation(ServiceError):
     """The action is allowed only after the user confirms; ``kind`` says what
     ("same_name", "outside_window", "override")."""
+
+    is_refusal = False
 
     def __init__(self, message: str, *, kind: str) -> None:
         super().__init__(message)
@@ -87,6 +97,72 @@ def _actor(user: User | None) -> Any:
 
 def _audit(tournament: Tournament | None, actor: User | None, action: str, **detail: Any) -> None:
     AuditEntry.objects.create(tournament=tournament, actor=_actor(actor), action=action, detail=detail)
+
+
+REFUSED = "entry_refused"
+# What a refused entry tried, kept in the audit entry (never the tournament or the actor object).
+_ATTEMPT_FIELDS = ("winner_id", "loser_id", "player_id", "version", "idempotency_key", "card_points", "hands")
+
+
+def refusals_audited(attempt: str) -> Callable[[ServiceFunction], ServiceFunction]:
+    """Decorate a table service so that every refusal leaves a trace.
+
+    When the service raises a ``ServiceError`` (its transaction rolled back,
+    nothing saved), an ``entry_refused`` audit entry is written after the
+    rollback, outside it: who (``actor``), which table (id, number, round),
+    what was tried (``attempt`` and the submitted values) and why (the message
+    shown). Then the error is raised again unchanged. Questions back to the
+    user (``is_refusal = False``) are not audited. The service must take
+    ``tournament``, ``actor`` and ``table_id`` as keyword arguments.
+    """
+
+    def decorator(service: ServiceFunction) -> ServiceFunction:
+        @functools.wraps(service)
+        def wrapper(**kwargs: Any) -> Any:
+            try:
+                return service(**kwargs)
+            except ServiceError as error:
+                if error.is_refusal:
+                    _audit_refusal(attempt, error, kwargs)
+                raise
+
+        return wrapper  # type: ignore[return-value]
+
+    return decorator
+
+
+def audit_refusal(
+    attempt: str, reason: str, *, tournament: Tournament, actor: User | None, table_id: int | None, **tried: Any
+) -> None:
+    """Write the ``entry_refused`` audit entry of one refused attempt (see ``refusals_audited``).
+
+    Also for refusals decided before any service runs (a form that cannot be
+    read). ``tried`` holds the submitted values; empty ones are left out. Never
+    raises: a trace that cannot be written goes to the server log, and the
+    person still sees the refusal itself.
+    """
+    detail: dict[str, Any] = {"attempt": attempt, "table": table_id, "reason": reason}
+    detail.update({name: value for name, value in tried.items() if value not in (None, {}, "")})
+    try:
+        tables = Table.objects.filter(pk=table_id, round__tournament=tournament)
+        where = tables.values("number", "round__number").first()
+        if where is not None:
+            detail.update(table_number=where["number"], round=where["round__number"])
+        _audit(tournament, actor, REFUSED, **detail)
+    except Exception:
+        logger.exception("Could not audit a refused %s at table %s", attempt, table_id)
+
+
+def _audit_refusal(attempt: str, error: ServiceError, kwargs: dict[str, Any]) -> None:
+    tried = {name: kwargs.get(name) for name in _ATTEMPT_FIELDS}
+    audit_refusal(
+        attempt,
+        error.message,
+        tournament=kwargs["tournament"],
+        actor=kwargs.get("actor"),
+        table_id=kwargs.get("table_id"),
+        **tried,
+    )
 
 
 def _bump(tournament: Tournament) -> None:

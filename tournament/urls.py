@@ -1,11 +1,12 @@
 from django.urls import path
 
-from tournament.views import desk, display, exports, half_tracker, organiser, referee, rounds
+from tournament.views import desk, display, exports, half_tracker, offline, organiser, referee, rounds
 
 app_name = "tournament"
 
 urlpatterns = [
     path("", desk.home, name="home"),
+    path("sw.js", offline.service_worker, name="service_worker"),
     path("t/new/", desk.tournament_create, name="create"),
     path("t/<int:tournament_id>/", desk.enter, name="enter"),
     path("t/<int:tournament_id>/desk/", desk.desk, name="desk"),
@@ -41,6 +42,7 @@ urlpatterns = [
         name="toggle_returned",
     ),
     path("t/<int:tournament_id>/staff/", organiser.staff, name="staff"),
+    path("t/<int:tournament_id>/log/", organiser.audit_log, name="audit_log"),
     path("t/<int:tournament_id>/staff/<int:staff_id>/remove/", organiser.remove_staff, name="remove_staff"),
     path("t/<int:tournament_id>/rounds/", rounds.rounds, name="rounds"),
     path("t/<int:tournament_id>/rounds/next/", rounds.next_round, name="next_round"),

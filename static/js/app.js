@@ -1,8 +1,73 @@
 // Small progressive enhancements; every page works without this file.
-document.addEventListener("click", (event) => {
-  const printButton = event.target.closest("[data-print]");
-  if (printButton) {
-    event.preventDefault();
-    window.print();
+//
+// - window.spielleitungUi.messages: the translated texts for the scripts
+//   (rendered by the server as JSON in #ui-messages, see
+//   tournament/context_processors.py);
+// - print buttons;
+// - an htmx request that fails (no connection, a timeout, an error answer that
+//   is not swapped) shows its message in place, next to what was tapped,
+//   instead of doing nothing.
+(function () {
+  "use strict";
+  const data = document.getElementById("ui-messages");
+  let messages = {};
+  try {
+    messages = data ? JSON.parse(data.textContent) : {};
+  } catch (error) {
+    messages = {};
   }
-});
+  window.spielleitungUi = { messages: messages };
+  const t = (name) => messages[name] || name;
+
+  document.addEventListener("click", (event) => {
+    const printButton = event.target.closest("[data-print]");
+    if (printButton) {
+      event.preventDefault();
+      window.print();
+    }
+  });
+
+  function anchorOf(element) {
+    return (element && (element.closest("form") || element)) || document.querySelector("main");
+  }
+
+  function clearError(element) {
+    const anchor = anchorOf(element);
+    const next = anchor && anchor.nextElementSibling;
+    if (next && next.classList.contains("htmx-error")) next.remove();
+  }
+
+  function showError(element, text) {
+    const anchor = anchorOf(element);
+    if (!anchor || !anchor.isConnected) return;
+    clearError(element);
+    const box = document.createElement("div");
+    box.className = "alert alert-bad htmx-error";
+    box.setAttribute("role", "alert");
+    box.textContent = text;
+    anchor.insertAdjacentElement("afterend", box);
+  }
+
+  // The server answers htmx errors with a short translated fragment; use its words when there are any.
+  function wordsIn(html) {
+    if (!html || html.length > 4000) return "";
+    const box = document.createElement("div");
+    box.innerHTML = html;
+    const alert = box.querySelector("[role=alert], .alert");
+    return alert ? alert.textContent.replace(/\s+/g, " ").trim() : "";
+  }
+
+  document.addEventListener("htmx:beforeRequest", (event) => clearError(event.detail.elt));
+  document.addEventListener("htmx:sendError", (event) => showError(event.detail.elt, t("networkFailed")));
+  document.addEventListener("htmx:timeout", (event) => showError(event.detail.elt, t("timeout")));
+  document.addEventListener("htmx:responseError", (event) => {
+    const xhr = event.detail.xhr;
+    const status = xhr ? xhr.status : 0;
+    let fallback = t("serverFailed");
+    if (status === 403) fallback = t("notAllowed");
+    else if (status === 404) fallback = t("notFound");
+    else if (status >= 400 && status < 500) fallback = t("badRequest");
+    const words = xhr ? wordsIn(xhr.responseText) : "";
+    showError(event.detail.elt, (words || fallback).replace("{status}", status));
+  });
+})();

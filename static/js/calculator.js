@@ -1,74 +1,177 @@
-// UNO hand calculator for the final: each tap adds a card to a player's hand.
-// The hidden inputs carry the counts (priced on the server with the
-// tournament's scoring table); the number field shows the running total.
-// Without JavaScript the referee types the points into the number field.
+// The UNO hand calculator (knockout final, points tables).
+//
+// Contract with the form (templates/tournament/_final_entry.html):
+// - the winner is picked first; only the other players' calculators are shown,
+//   and the winner's is disabled so nothing of it is submitted;
+// - every tap on a card key adds one card: the hidden input hand_<player>_<card>
+//   counts it and the number field shows the hand's total (read-only while the
+//   hand holds cards, so the typed total and the tapped cards never disagree);
+// - "Undo last card" takes back exactly one card per tap, the last one tapped,
+//   until the hand is empty; an emptied hand shows 0 and records 0;
+// - "Clear" empties the hand and the field, so the points can be typed instead;
+// - typing is the fallback without cards; tapping a card after typing replaces
+//   the typed total, and says so.
+// A form that is half-done carries data-dirty, so the page's poller leaves it
+// alone. Hands sent back by the server after a refusal are shown again.
+// Without JavaScript every hand is shown and the points are typed.
 (function () {
-  function refresh(calc) {
-    let total = 0;
-    let cards = [];
-    calc.querySelectorAll("input[data-count]").forEach((input) => {
-      const count = parseInt(input.value, 10) || 0;
-      if (count > 0) {
-        const key = calc.querySelector('.calc-key[data-card="' + input.dataset.count + '"]');
-        total += count * parseInt(key.dataset.value, 10);
-        cards.push(count + "× " + key.textContent.trim());
-      }
-    });
-    const field = calc.querySelector(".calc-total");
-    if (cards.length) {
-      field.value = total;
-      field.readOnly = true;
-    } else {
-      field.readOnly = false;
-    }
-    calc.querySelector("[data-calc-hand]").textContent = cards.join(" · ");
-    updateWinnerTotal(calc.closest("form"));
+  const ui = window.spielleitungUi || {};
+  const text = (name, fallback) => (ui.messages && ui.messages[name]) || fallback;
+  // The order of the taps, per calculator; rebuilt from the counts when a form arrives.
+  const stacks = new WeakMap();
+
+  function keyFor(calc, card) {
+    return calc.querySelector('.calc-key[data-card="' + card + '"]');
   }
 
-  // What the chosen winner will score: the sum of the other hands.
-  function updateWinnerTotal(form) {
-    if (!form) return;
-    const out = form.querySelector("[data-winner-total]");
-    if (!out) return;
-    let sum = 0;
-    form.querySelectorAll("[data-calculator]").forEach((calc) => {
-      if (!calc.hidden) sum += parseInt(calc.querySelector(".calc-total").value, 10) || 0;
-    });
-    out.textContent = sum;
+  function countInput(calc, card) {
+    return calc.querySelector('input[data-count="' + card + '"]');
   }
-  document.addEventListener("input", (event) => {
-    if (event.target.classList.contains("calc-total")) updateWinnerTotal(event.target.form);
-  });
+
+  function labelOf(key) {
+    const label = key.querySelector(".calc-key-label");
+    return (label ? label.textContent : key.textContent).trim();
+  }
+
+  function stackOf(calc) {
+    if (!stacks.has(calc)) {
+      const stack = [];
+      calc.querySelectorAll("input[data-count]").forEach((input) => {
+        const count = parseInt(input.value, 10) || 0;
+        for (let i = 0; i < count; i += 1) stack.push(input.dataset.count);
+      });
+      stacks.set(calc, stack);
+    }
+    return stacks.get(calc);
+  }
+
+  // Write the stack into the hidden counts, the total field and the hand line.
+  function render(calc, note) {
+    const stack = stackOf(calc);
+    const counts = {};
+    let total = 0;
+    stack.forEach((card) => {
+      counts[card] = (counts[card] || 0) + 1;
+      total += parseInt(keyFor(calc, card).dataset.value, 10) || 0;
+    });
+    calc.querySelectorAll("input[data-count]").forEach((input) => {
+      input.value = counts[input.dataset.count] || 0;
+    });
+    const field = calc.querySelector(".calc-total");
+    const hand = calc.querySelector("[data-calc-hand]");
+    if (stack.length) {
+      field.value = total;
+      field.readOnly = true;
+      hand.textContent = stack.map((card) => labelOf(keyFor(calc, card))).join(" · ");
+    } else {
+      field.readOnly = false;
+      hand.textContent = "";
+    }
+    if (note) {
+      const extra = document.createElement("strong");
+      extra.className = "calc-note";
+      extra.textContent = " " + note;
+      hand.appendChild(extra);
+    }
+    update(calc.closest("form"));
+  }
+
+  function winnerOf(form) {
+    return form.querySelector('input[name="winner"]:checked');
+  }
+
+  // Show only the other players' hands once a winner is picked; sum them for the winner.
+  function update(form) {
+    if (!form) return;
+    const winner = winnerOf(form);
+    const hint = form.querySelector("[data-calc-hint]");
+    const area = form.querySelector("[data-calculators]");
+    if (hint) hint.hidden = Boolean(winner);
+    if (area) area.hidden = !winner;
+    let sum = 0;
+    let dirty = Boolean(winner);
+    form.querySelectorAll("[data-calculator]").forEach((calc) => {
+      const isWinner = Boolean(winner) && calc.dataset.player === winner.value;
+      calc.hidden = isWinner;
+      calc.disabled = isWinner; // a disabled fieldset submits nothing
+      const field = calc.querySelector(".calc-total");
+      if (field.value !== "" || stackOf(calc).length) dirty = true;
+      if (!isWinner) sum += parseInt(field.value, 10) || 0;
+    });
+    const out = form.querySelector("[data-winner-total]");
+    if (out) out.textContent = sum;
+    form.toggleAttribute("data-dirty", dirty);
+  }
+
+  function setUp(root) {
+    const forms = root.matches && root.matches("form[data-calculator-form]") ? [root] : root.querySelectorAll("form[data-calculator-form]");
+    forms.forEach((form) => {
+      form.querySelectorAll("[data-calculator]").forEach((calc) => {
+        stacks.delete(calc);
+        const field = calc.querySelector(".calc-total");
+        if (!stackOf(calc).length && field.value !== "") calc.dataset.typed = "1";
+        render(calc);
+      });
+      update(form);
+    });
+  }
+
   document.addEventListener("click", (event) => {
-    const key = event.target.closest(".calc-key");
-    const clear = event.target.closest("[data-calc-clear]");
     const calc = event.target.closest("[data-calculator]");
     if (!calc) return;
+    const stack = stackOf(calc);
+    const field = calc.querySelector(".calc-total");
+    const key = event.target.closest(".calc-key");
     if (key) {
-      const input = calc.querySelector('input[data-count="' + key.dataset.card + '"]');
-      input.value = (parseInt(input.value, 10) || 0) + 1;
-      calc.dataset.lastCard = key.dataset.card;
-      refresh(calc);
+      const typed = !stack.length && calc.dataset.typed && field.value !== "" ? field.value : "";
+      delete calc.dataset.typed;
+      stack.push(key.dataset.card);
+      const note = typed ? text("typedReplaced", "Typed points replaced by the tapped cards.").replace("{points}", typed) : "";
+      render(calc, note);
     } else if (event.target.closest("[data-calc-undo]")) {
-      // Remove the last tapped card only.
-      const last = calc.dataset.lastCard;
-      const input = last && calc.querySelector('input[data-count="' + last + '"]');
-      if (input && parseInt(input.value, 10) > 0) input.value = parseInt(input.value, 10) - 1;
-      refresh(calc);
-    } else if (clear) {
-      calc.querySelectorAll("input[data-count]").forEach((input) => (input.value = 0));
-      const field = calc.querySelector(".calc-total");
+      if (!stack.length) return;
+      stack.pop();
+      render(calc);
+      if (!stack.length) {
+        field.value = "0"; // an emptied hand counts 0, and records 0
+        update(calc.closest("form"));
+      }
+    } else if (event.target.closest("[data-calc-clear]")) {
+      stack.length = 0;
       field.value = "";
-      refresh(calc);
+      delete calc.dataset.typed;
+      render(calc);
     }
   });
-  // The winner has no cards left: hide their calculator.
-  document.addEventListener("change", (event) => {
-    if (event.target.name !== "winner") return;
-    const form = event.target.form;
-    form.querySelectorAll("[data-calculator]").forEach((calc) => {
-      calc.hidden = calc.dataset.player === event.target.value;
-    });
-    updateWinnerTotal(form);
+
+  document.addEventListener("input", (event) => {
+    if (!event.target.classList.contains("calc-total")) return;
+    event.target.closest("[data-calculator]").dataset.typed = "1";
+    update(event.target.form);
   });
+
+  document.addEventListener("change", (event) => {
+    if (event.target.name === "winner" && event.target.form && event.target.form.matches("[data-calculator-form]")) {
+      update(event.target.form);
+    }
+  });
+
+  // A new panel (poll, outbox answer, htmx swap) may bring a calculator, with hands the server sent back.
+  document.addEventListener("htmx:load", (event) => setUp(event.target));
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", () => setUp(document));
+  } else {
+    setUp(document);
+  }
+
+  // The outbox describes a calculator entry by its winner and points.
+  window.spielleitungCalculator = {
+    describe(form) {
+      const winner = winnerOf(form);
+      if (!winner) return "";
+      const total = form.querySelector("[data-winner-total]");
+      const label = text("wonBy", "won by {name}").replace("{name}", winner.dataset.name || "");
+      return total ? label + " (" + text("points", "{points} points").replace("{points}", total.textContent) + ")" : label;
+    },
+  };
 })();

@@ -24,7 +24,7 @@ from games.models import Game, GameScore, GameStatus
 from games.rules.uno import HOUSE_RULES_SCORING, STANDARD_SCORING
 from tournament import enums, play_services, points_services, seating, services, simulation
 from tournament.models import AuditEntry, Player, Round, Seat, Table, Tournament
-from tournament.services import ServiceError
+from tournament.services import REFUSED, ServiceError
 from tournament.tests.helpers import refreshed, seated, set_dealer, undo
 from tournament.views import exports
 
@@ -92,7 +92,7 @@ def snapshot(*tournaments: Tournament) -> tuple[object, ...]:
         sorted(Round.objects.values_list("pk", "status")),
         sorted(Table.objects.values_list("pk", "status", "version", "first_dealer_position", "time_called_at")),
         sorted(Seat.objects.values_list("pk", "games_won", "place", "points")),
-        AuditEntry.objects.count(),
+        AuditEntry.objects.exclude(action=REFUSED).count(),  # a refusal leaves only its trace
         [Tournament.objects.values_list("version", "status", "scoring_table").get(pk=t.pk) for t in tournaments],
     )
 
@@ -282,9 +282,14 @@ class TestResults:
         assert scores(game)[b] == (3 + 20) + (9 + 50 + 20 + 3)
         assert scores(game)[c] == 0
 
-    def test_hand_wins_over_a_typed_number(self, table_of_three):
+    def test_a_hand_and_its_typed_total_must_agree(self, table_of_three):
+        """The calculator sends the tapped hand and the total it shows; they never disagree silently."""
         tournament, table, (a, b, c) = table_of_three
-        game = record(tournament, table, a, hands={b: {"5": 1}}, points={b: 99, c: 1})
+        before = snapshot(tournament)
+        with pytest.raises(ServiceError, match="count 5 points, but 99 was typed"):
+            record(tournament, table, a, hands={b: {"5": 1}}, points={b: 99, c: 1})
+        assert snapshot(tournament) == before
+        game = record(tournament, table, a, hands={b: {"5": 1}}, points={b: 5, c: 1})
         assert scores(game) == {a: 0, b: 5, c: 1}
 
     @pytest.mark.parametrize(
@@ -742,7 +747,7 @@ class TestPages:
         client.force_login(staff_user(tournament, enums.Role.REFEREE))
         path = reverse("tournament:referee_table", args=[tournament.pk, table.pk])
         body = client.get(path).content.decode()
-        assert body.count("data-calculator") == 3
+        assert body.count("data-calculator data-player=") == 3
         assert f'name="hand_{b}_wild_draw_four"' in body
         assert "penalty points for the cards left in hand" in body
         assert reverse("tournament:call_time", args=[tournament.pk, table.pk]) not in body, "no game yet"

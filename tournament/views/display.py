@@ -18,6 +18,7 @@ from django.views.decorators.http import condition, require_GET
 
 from tournament import public
 from tournament.models import Tournament
+from tournament.polling import polled, short_hash
 
 POLL_SECONDS = 2
 
@@ -87,9 +88,14 @@ def projector_screen(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return _revalidate(HttpResponse(_screen_html(request, tournament)))
 
 
+def _search(request: HttpRequest, **kwargs: object) -> str:
+    return short_hash(request.GET.get("q", "")[:60])
+
+
 @require_GET
+@polled("find", target="find-results", private=False, extra=_search)
 def find(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    """A player types their name or start number and sees their table and seat."""
+    """A player types their name or start number and sees their table and seat; the results poll themselves."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     query = request.GET.get("q", "")[:60]
     matches = public.find_players(tournament, query)

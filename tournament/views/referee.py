@@ -1,10 +1,26 @@
-"""Referee tablets: the current round's tables and one table's results."""
+"""Referee tablets: the current round's tables and one table's results.
+
+Every result tap ends in a visible state. The answers to a result entry
+(``record_game``, ``set_dealer``) carry headers the tablet's outbox reads:
+
+- ``X-Entry-Status``: ``saved``, ``replayed`` (the same idempotency key was
+  already recorded: nothing new) or ``refused`` (nothing saved; the panel
+  shows why, and ``X-Refusal`` carries the message, percent-encoded);
+- ``X-Entry-Version``: the table's version right after this entry, which the
+  next entry queued on the tablet must send;
+- ``X-Table-Version``: the table's version now.
+
+A refusal answers 409 with the table panel (htmx) or the whole page (plain
+form), showing the current state and, for the calculator, the hands entered.
+"""
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from datetime import datetime, timedelta
+from urllib.parse import quote
 
 import segno
 from django.contrib import messages
@@ -13,45 +29,89 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
+from games.models import Game
 from games.rules.uno import ACTION_CARDS, NUMBER_CARDS
-from tournament import enums, life_bands_services, play_services, selectors
+from tournament import enums, life_bands_services, play_services, polling, selectors, services
 from tournament.http import HtmxHttpRequest
 from tournament.models import Table, Tournament
 from tournament.permissions import tournament_role
+from tournament.polling import polled
 from tournament.services import ServiceError
 
-CARD_LABELS = {
+# The calculator's keys: number cards show their digit; action cards a short,
+# translated name (the key is about 90 px wide on a tablet).
+CARD_LABELS: Mapping[str, object] = {
     **{card: card for card in NUMBER_CARDS},
-    "draw_two": "+2",
-    "reverse": "⇄ Rev",
-    "skip": "⊘ Skip",
-    "wild": "W",
-    "wild_draw_four": "W+4",
+    "draw_two": pgettext_lazy("UNO card key", "+2"),
+    "reverse": pgettext_lazy("UNO card key", "⇄ Reverse"),
+    "skip": pgettext_lazy("UNO card key", "⊘ Skip"),
+    "wild": pgettext_lazy("UNO card key", "Wild"),
+    "wild_draw_four": pgettext_lazy("UNO card key", "Wild +4"),
 }
+# A deck has 108 cards; a hand or a typed total beyond these is a typing slip.
+MAX_CARDS_OF_A_KIND = 108
+MAX_CARD_POINTS = 9_999
 
 
 @require_GET
+@polled("referee-tables", target="tables-list")
 @tournament_role(enums.Role.REFEREE)
 def tables(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
-    """The current round's tables: a referee taps theirs."""
+    """The current round's tables: a referee taps theirs. Polls itself (``#tables-list``)."""
     current = selectors.round_tables(tournament)
-    return render(request, "tournament/referee_tables.html", {"tournament": tournament, "round": current})
+    template = "tournament/referee_tables.html"
+    if request.htmx and request.htmx.target == "tables-list":
+        template += "#tables-list"
+    return render(request, template, {"tournament": tournament, "round": current})
+
+
+@dataclass(frozen=True)
+class Entered:
+    """What the referee entered in a refused calculator form, shown again so nothing is typed twice."""
+
+    winner: int | None = None
+    points: Mapping[int, int] | None = None
+    hands: Mapping[int, Mapping[str, int]] | None = None
+
+
+def _calculators(tournament: Tournament, seats: list[object], entered: Entered | None) -> list[dict[str, object]]:
+    """One calculator per seat: its keys with the counts entered (0 on a fresh form) and the typed points."""
+    scoring = tournament.scoring_table
+    hands = (entered.hands if entered else None) or {}
+    points = (entered.points if entered else None) or {}
+    calculators = []
+    for seat in seats:
+        pid = seat.player_id  # type: ignore[attr-defined]
+        hand = hands.get(pid, {})
+        keys = [
+            {
+                "card": card,
+                "label": CARD_LABELS[card],
+                "value": int(card) if card in NUMBER_CARDS else scoring[card],
+                "count": hand.get(card, 0),
+            }
+            for card in NUMBER_CARDS + ACTION_CARDS
+        ]
+        typed = points.get(pid)
+        calculators.append({"seat": seat, "keys": keys, "typed": "" if typed is None else typed})
+    return calculators
 
 
 def _table_context(
-    request: HtmxHttpRequest, tournament: Tournament, table_id: int, error: str = ""
+    request: HtmxHttpRequest,
+    tournament: Tournament,
+    table_id: int,
+    error: str = "",
+    notice: str = "",
+    entered: Entered | None = None,
 ) -> dict[str, object]:
     try:
         view = selectors.table_view(tournament, table_id)
     except Table.DoesNotExist:
         raise Http404 from None
-    scoring = tournament.scoring_table
-    cards = [
-        (card, CARD_LABELS[card], int(card) if card in NUMBER_CARDS else scoring[card])
-        for card in NUMBER_CARDS + ACTION_CARDS
-    ]
     life = tournament.format == enums.Format.LIFE_BANDS
     grand_final = view.table.round.stage == enums.Stage.GRAND_FINAL
     bands = life_bands_services.bands_left(tournament, [seat.player_id for seat in view.seats]) if life else {}
@@ -81,8 +141,10 @@ def _table_context(
         "view": view,
         "table": view.table,
         "error": error,
+        "notice": notice,
         "idempotency_key": uuid.uuid4().hex,
-        "cards": cards,
+        "calculators": _calculators(tournament, view.seats, entered),
+        "entered_winner": entered.winner if entered else None,
         # Card points are entered in the knockout final and at every points-format table.
         "is_final": view.table.points_target is not None or tournament.format == enums.Format.POINTS,
         "is_points": tournament.format == enums.Format.POINTS,
@@ -100,24 +162,80 @@ def _elapsed(started_at: datetime | None) -> str:
     return f"{seconds // 60}:{seconds % 60:02d}"
 
 
-def _render_table(request: HtmxHttpRequest, tournament: Tournament, table_id: int, error: str = "") -> HttpResponse:
-    context = _table_context(request, tournament, table_id, error)
+def _render_table(
+    request: HtmxHttpRequest,
+    tournament: Tournament,
+    table_id: int,
+    *,
+    error: str = "",
+    notice: str = "",
+    entered: Entered | None = None,
+    entry_version: int | None = None,
+    entry_status: str = "",
+) -> HttpResponse:
+    """The table panel (htmx) or page; 409 when ``error`` says why an entry was refused."""
+    if not hasattr(request, "poll"):
+        # After a write: the panel's ETag is the new version's, so the next poll is a 304.
+        polling.attach(request, "referee-table", "table-panel", tournament.pk, extra=str(table_id))
+    context = _table_context(request, tournament, table_id, error, notice, entered)
+    template = "tournament/referee_table.html"
     if request.htmx:
-        # htmx swaps only 2xx answers; the error is shown inside the panel.
-        return render(request, "tournament/referee_table.html#table-panel", context)
-    return render(request, "tournament/referee_table.html", context, status=409 if error else 200)
+        template += "#table-panel"
+    response = render(request, template, context, status=409 if error else 200)
+    table = context["table"]
+    response["X-Table-Version"] = str(table.version)  # type: ignore[attr-defined]
+    if error:
+        response["X-Entry-Status"] = "refused"
+        response["X-Refusal"] = quote(error)
+    elif entry_status:
+        response["X-Entry-Status"] = entry_status
+        response["X-Entry-Version"] = str(entry_version if entry_version is not None else table.version)  # type: ignore[attr-defined]
+    return response
 
 
 @require_GET
+@polled("referee-table", target="table-panel")
 @tournament_role(enums.Role.REFEREE)
 def table(request: HtmxHttpRequest, tournament: Tournament, table_id: int) -> HttpResponse:
+    """One table on a referee's tablet. Polls itself (``#table-panel``) while no entry is half-done."""
     return _render_table(request, tournament, table_id)
 
 
-def _after_write(request: HtmxHttpRequest, tournament: Tournament, table_id: int, error: str = "") -> HttpResponse:
-    if request.htmx or error:
-        return _render_table(request, tournament, table_id, error)
-    return redirect("tournament:referee_table", tournament.pk, table_id)
+def _refused(
+    request: HtmxHttpRequest,
+    tournament: Tournament,
+    table_id: int,
+    error: str,
+    entered: Entered | None = None,
+    *,
+    attempt: str = "",
+) -> HttpResponse:
+    """Answer a refused entry. ``attempt`` names what was tried when the view itself refuses
+    (the services audit their own refusals)."""
+    if attempt:
+        services.audit_refusal(
+            attempt,
+            error,
+            tournament=tournament,
+            actor=request.user,
+            table_id=table_id,
+            form={key: value[:100] for key, value in list(request.POST.items())[:40] if key != "csrfmiddlewaretoken"},
+        )
+    return _render_table(request, tournament, table_id, error=error, entered=entered)
+
+
+def _saved(
+    request: HtmxHttpRequest, tournament: Tournament, table_id: int, notice: str, game: Game | None = None
+) -> HttpResponse:
+    """A result entry was applied (or was already): say so, in the panel or as a message after the redirect."""
+    status = "replayed" if game is not None and game.replayed else "saved"
+    if not request.htmx:
+        messages.success(request, notice)
+        response = redirect("tournament:referee_table", tournament.pk, table_id)
+        response["X-Entry-Status"] = status
+        return response
+    entry_version = game.table_version if game is not None else None
+    return _render_table(request, tournament, table_id, notice=notice, entry_status=status, entry_version=entry_version)
 
 
 def _int(value: str | None) -> int | None:
@@ -131,7 +249,7 @@ def _int(value: str | None) -> int | None:
 @tournament_role(enums.Role.REFEREE)
 def set_dealer(request: HtmxHttpRequest, tournament: Tournament, table_id: int) -> HttpResponse:
     try:
-        play_services.set_first_dealer(
+        table = play_services.set_first_dealer(
             tournament=tournament,
             actor=request.user,
             table_id=table_id,
@@ -139,31 +257,50 @@ def set_dealer(request: HtmxHttpRequest, tournament: Tournament, table_id: int) 
             version=_int(request.POST.get("version")) or 0,
         )
     except ServiceError as error:
-        return _after_write(request, tournament, table_id, error.message)
-    return _after_write(request, tournament, table_id)
+        return _refused(request, tournament, table_id, error.message)
+    dealer = table.seats.select_related("player").get(position=table.first_dealer_position)
+    notice = _("Saved: %(name)s deals the first game.") % {"name": dealer.player.name}
+    return _saved(request, tournament, table_id, notice)
 
 
-def _final_entries(request: HtmxHttpRequest) -> tuple[dict[int, int], dict[int, dict[str, int]], str]:
-    """Card points typed as numbers and hands tapped on the calculator, per player."""
+def _final_entries(request: HtmxHttpRequest) -> tuple[Entered, str]:
+    """Card points typed as numbers and hands tapped on the calculator, per player.
+
+    Returns what was entered (also when it is refused, so the form can show it
+    again) and a translated problem, or "" when the entries are well formed.
+    """
     points: dict[int, int] = {}
     hands: dict[int, dict[str, int]] = {}
+    problem = ""
     for key, value in request.POST.items():
         if key.startswith("points_"):
             pid = _int(key.removeprefix("points_"))
             if pid is None or value.strip() == "":
                 continue
             number = _int(value.strip())
-            if number is None:
-                return {}, {}, _("Card points must be whole numbers.")
+            if number is None or not 0 <= number <= MAX_CARD_POINTS:
+                problem = problem or _("Card points must be whole numbers from 0 to %(max)d.") % {
+                    "max": MAX_CARD_POINTS
+                }
+                continue
             points[pid] = number
         elif key.startswith("hand_"):
-            _prefix, pid_text, card = key.split("_", 2)
+            pid_text, _sep, card = key.removeprefix("hand_").partition("_")
             pid, count = _int(pid_text), _int(value)
-            if pid is None or count is None or card not in CARD_LABELS:
-                return {}, {}, _("The calculator sent an unknown card.")
+            if pid is None or count is None or card not in CARD_LABELS or not 0 <= count <= MAX_CARDS_OF_A_KIND:
+                problem = problem or _("The calculator sent an unknown card or count. Reload the page.")
+                continue
             if count:
                 hands.setdefault(pid, {})[card] = count
-    return points, hands, ""
+    entered = Entered(winner=_int(request.POST.get("winner")), points=points, hands=hands)
+    return entered, problem
+
+
+def _winner_notice(game: Game) -> str:
+    name = game.winner.name if game.winner is not None else ""
+    if game.replayed:
+        return _("Already saved: game %(number)d, won by %(name)s.") % {"number": game.number, "name": name}
+    return _("Saved: game %(number)d, won by %(name)s.") % {"number": game.number, "name": name}
 
 
 @require_POST
@@ -171,34 +308,33 @@ def _final_entries(request: HtmxHttpRequest) -> tuple[dict[int, int], dict[int, 
 def record_game(request: HtmxHttpRequest, tournament: Tournament, table_id: int) -> HttpResponse:
     if tournament.format == enums.Format.LIFE_BANDS:
         return _record_loss(request, tournament, table_id)
-    points, hands, problem = _final_entries(request)
+    entered, problem = _final_entries(request)
     if problem:
-        return _after_write(request, tournament, table_id, problem)
-    winner = _int(request.POST.get("winner"))
-    if winner is None:
-        return _after_write(request, tournament, table_id, _("Tap the winner of the game."))
+        return _refused(request, tournament, table_id, problem, entered, attempt="record_game")
+    if entered.winner is None:
+        return _refused(request, tournament, table_id, _("Tap the winner of the game."), entered, attempt="record_game")
     try:
-        play_services.record_game(
+        game = play_services.record_game(
             tournament=tournament,
             actor=request.user,
             table_id=table_id,
-            winner_id=winner,
+            winner_id=entered.winner,
             version=_int(request.POST.get("version")) or 0,
             idempotency_key=request.POST.get("key", ""),
-            card_points=points,
-            hands=hands,
+            card_points=entered.points,
+            hands=entered.hands,
         )
     except ServiceError as error:
-        return _after_write(request, tournament, table_id, error.message)
-    return _after_write(request, tournament, table_id)
+        return _refused(request, tournament, table_id, error.message, entered)
+    return _saved(request, tournament, table_id, _winner_notice(game), game)
 
 
 def _record_loss(request: HtmxHttpRequest, tournament: Tournament, table_id: int) -> HttpResponse:
     loser = _int(request.POST.get("loser"))
     if loser is None:
-        return _after_write(request, tournament, table_id, _("Tap the player who lost the game."))
+        return _refused(request, tournament, table_id, _("Tap the player who lost the game."), attempt="record_loss")
     try:
-        life_bands_services.record_loss(
+        game = life_bands_services.record_loss(
             tournament=tournament,
             actor=request.user,
             table_id=table_id,
@@ -207,37 +343,51 @@ def _record_loss(request: HtmxHttpRequest, tournament: Tournament, table_id: int
             idempotency_key=request.POST.get("key", ""),
         )
     except ServiceError as error:
-        return _after_write(request, tournament, table_id, error.message)
-    return _after_write(request, tournament, table_id)
+        return _refused(request, tournament, table_id, error.message)
+    name = game.loser.name if game.loser is not None else ""
+    if game.replayed:
+        notice = _("Already saved: game %(number)d, %(name)s hands in a chip.")
+    else:
+        notice = _("Saved: game %(number)d, %(name)s hands in a chip.")
+    return _saved(request, tournament, table_id, notice % {"number": game.number, "name": name}, game)
 
 
 def _versioned(
-    request: HtmxHttpRequest, tournament: Tournament, table_id: int, service: Callable[..., object], notice: str = ""
+    request: HtmxHttpRequest,
+    tournament: Tournament,
+    table_id: int,
+    service: Callable[..., object],
+    notice: str | Callable[[object], str] = "",
 ) -> HttpResponse:
-    """Call a table service that takes the version the tablet saw; show the table again."""
+    """Call a table service that takes the version the tablet saw; show the table again with ``notice``
+    (a text, or a function of what the service returned)."""
     try:
-        service(
+        result = service(
             tournament=tournament,
             actor=request.user,
             table_id=table_id,
             version=_int(request.POST.get("version")) or 0,
         )
     except ServiceError as error:
-        return _after_write(request, tournament, table_id, error.message)
-    if notice and request.htmx:
-        context = _table_context(request, tournament, table_id) | {"notice": notice}
-        return render(request, "tournament/referee_table.html#table-panel", context)
+        return _refused(request, tournament, table_id, error.message)
+    if callable(notice):
+        notice = notice(result)
+    if request.htmx:
+        return _render_table(request, tournament, table_id, notice=notice)
     if notice:
         messages.success(request, notice)
-    return _after_write(request, tournament, table_id)
+    return redirect("tournament:referee_table", tournament.pk, table_id)
 
 
 @require_POST
 @tournament_role(enums.Role.REFEREE)
 def undo_game(request: HtmxHttpRequest, tournament: Tournament, table_id: int) -> HttpResponse:
+    def undone(game: object) -> str:
+        return _("Game %(number)d undone.") % {"number": game.number}  # type: ignore[attr-defined]
+
     if tournament.format == enums.Format.LIFE_BANDS:
-        return _versioned(request, tournament, table_id, life_bands_services.undo_last_loss)
-    return _versioned(request, tournament, table_id, play_services.undo_last_game)
+        return _versioned(request, tournament, table_id, life_bands_services.undo_last_loss, undone)
+    return _versioned(request, tournament, table_id, play_services.undo_last_game, undone)
 
 
 @require_POST
@@ -249,7 +399,9 @@ def close_table(request: HtmxHttpRequest, tournament: Tournament, table_id: int)
 @require_POST
 @tournament_role(enums.Role.REFEREE)
 def call_time(request: HtmxHttpRequest, tournament: Tournament, table_id: int) -> HttpResponse:
-    return _versioned(request, tournament, table_id, play_services.call_time)
+    return _versioned(
+        request, tournament, table_id, play_services.call_time, _("Time is up: the table ends with the games played.")
+    )
 
 
 @require_GET

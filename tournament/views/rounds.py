@@ -13,6 +13,7 @@ from tournament import enums, life_bands_services, play_services, points_service
 from tournament.http import HtmxHttpRequest
 from tournament.models import Tournament
 from tournament.permissions import tournament_role
+from tournament.polling import polled
 from tournament.services import ServiceError
 
 
@@ -45,14 +46,20 @@ def _rounds_context(tournament: Tournament, **extra: object) -> dict[str, object
         "current": current,
         "open_tables": open_tables,
         "counters": selectors.desk_counters(tournament),
+        "refused_count": selectors.refused_count(tournament),
         **extra,
     }
 
 
 @require_GET
+@polled("rounds", target="rounds-body")
 @tournament_role(enums.Role.ORGANISER)
 def rounds(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
-    return render(request, _template(tournament), _rounds_context(tournament))
+    """The organiser's rounds page; polls itself (``#rounds-body``)."""
+    template = _template(tournament)
+    if request.htmx and request.htmx.target == "rounds-body":
+        template += "#rounds-body"
+    return render(request, template, _rounds_context(tournament))
 
 
 @require_POST

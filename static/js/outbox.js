@@ -1,0 +1,578 @@
+// The tablet's outbox: no tap is lost, and none is recorded twice.
+//
+// Every result entry (a form marked data-entry: "Won", "Lost", the dealer pick,
+// the calculator) is written to localStorage first, with a fresh idempotency
+// key, then sent. Its fate is always shown:
+// - sending: the tapped button says so and the table's buttons wait;
+// - saved: the server's new table panel replaces the old one (it says "Saved");
+// - waiting: no connection, a timeout, or a gateway error. The entry stays on
+//   the tablet (also across a reload) and is sent by itself, in order, once
+//   the connection is back; a banner counts what waits;
+// - not saved: the server failed (500). Nothing was recorded; "Send again" or
+//   "Discard";
+// - not recorded: the server refused it (the table changed meanwhile, ...).
+//   The reason is shown beside the table's current state, to enter it again;
+// - log in again: the login ended; the entry waits on the tablet.
+//
+// Order and once: entries of one table form a chain. The first carries the
+// table version the page showed; each later one is sent only after the one
+// before it is saved, with the version the server reported right after it
+// (X-Entry-Version). A retry reuses the entry's key, so the server applies it
+// once even when an answer was lost. A refused entry refuses the rest of its
+// chain, which was entered on top of it.
+//
+// Without JavaScript the same forms post normally.
+(function () {
+  "use strict";
+  const STORE = "spielleitung.outbox.v1";
+  const SEND_TIMEOUT_MS = 10000;
+  const RETRY_MS = [1500, 3000, 6000, 10000, 15000];
+  const OPEN = ["queued", "sending", "waiting", "failed", "login"];
+  const ui = window.spielleitungUi;
+  const t = (name) => (ui && ui.messages[name]) || name;
+  const counted = (name, count) => t(name)[count === 1 ? "one" : "other"].replace("{count}", count);
+
+  let memory = null; // used when the browser blocks localStorage
+  let inFlight = null;
+  let retryTimer = null;
+  let retryIndex = 0;
+  let loginNeeded = false;
+  let connectionLostAt = null;
+
+  // --- storage ---------------------------------------------------------------------
+
+  function load() {
+    if (memory) return memory;
+    try {
+      return JSON.parse(window.localStorage.getItem(STORE) || "[]");
+    } catch (error) {
+      memory = [];
+      return memory;
+    }
+  }
+
+  function store(entries) {
+    if (memory) {
+      memory = entries;
+    } else {
+      try {
+        window.localStorage.setItem(STORE, JSON.stringify(entries));
+      } catch (error) {
+        memory = entries;
+        notice(t("storageBlocked"));
+      }
+    }
+    render();
+  }
+
+  function change(key, fields) {
+    const entries = load();
+    const entry = entries.find((e) => e.key === key);
+    if (entry) Object.assign(entry, fields);
+    store(entries);
+    return entry;
+  }
+
+  function newKey() {
+    const bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+
+  function csrfToken() {
+    const cookie = document.cookie.split("; ").find((part) => part.startsWith("csrftoken="));
+    if (cookie) return decodeURIComponent(cookie.slice("csrftoken=".length));
+    try {
+      return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || "";
+    } catch (error) {
+      return "";
+    }
+  }
+
+  // --- taking an entry -------------------------------------------------------------
+
+  function panelFor(table) {
+    return document.querySelector('#table-panel[data-table-id="' + table + '"]');
+  }
+
+  document.addEventListener("submit", (event) => {
+    const form = event.target;
+    if (!(form instanceof HTMLFormElement) || !form.matches("form[data-entry]")) return;
+    event.preventDefault();
+    if (form.dataset.submitting) return; // a double tap
+    const panel = form.closest("[data-table-id]");
+    const table = panel ? panel.dataset.tableId : "";
+    const fields = [];
+    new FormData(form, event.submitter).forEach((value, name) => {
+      if (name !== "csrfmiddlewaretoken") fields.push([name, String(value)]);
+    });
+    const entries = load();
+    const open = entries.filter((e) => e.table === table && OPEN.includes(e.state));
+    const before = open[open.length - 1];
+    const version = (fields.find((field) => field[0] === "version") || [])[1] || "";
+    let label = form.dataset.entryLabel || "";
+    if (form.matches("[data-calculator-form]") && window.spielleitungCalculator) {
+      label = window.spielleitungCalculator.describe(form) || label;
+    }
+    let game = null;
+    if (form.dataset.entry === "result" && panel) {
+      game = (parseInt(panel.dataset.nextGame, 10) || 1) + open.filter((e) => e.kind === "result").length;
+    }
+    const heading = panel && panel.querySelector("h1");
+    entries.push({
+      key: newKey(),
+      url: form.action,
+      page: panel ? panel.dataset.pollUrl : window.location.pathname,
+      table: table,
+      tableLabel: heading ? heading.textContent.trim() : "",
+      kind: form.dataset.entry,
+      fields: fields,
+      label: label,
+      game: game,
+      state: "queued",
+      version: before ? null : version,
+      after: before ? before.key : null,
+      reason: "",
+      created: Date.now(),
+    });
+    markPending(form, event.submitter);
+    store(entries);
+    pump();
+  });
+
+  function markPending(form, button) {
+    form.dataset.submitting = "1";
+    const panel = form.closest("[data-table-id]") || form;
+    panel.querySelectorAll("form[data-entry] button").forEach((other) => {
+      if (!other.disabled) {
+        other.disabled = true;
+        other.dataset.outboxDisabled = "1";
+      }
+    });
+    const target = button || form.querySelector("button[type=submit]");
+    if (target) {
+      target.setAttribute("aria-busy", "true");
+      target.classList.add("is-pending");
+      target.dataset.label = target.innerHTML;
+      target.textContent = t("sending");
+    }
+    document.body.dataset.pollHold = "1";
+  }
+
+  // The fate is known and the panel was not replaced: the buttons come back.
+  function release(entry, resetCalculator) {
+    delete document.body.dataset.pollHold;
+    const panel = panelFor(entry.table);
+    if (!panel) return;
+    panel.querySelectorAll("[data-outbox-disabled]").forEach((button) => {
+      button.disabled = false;
+      delete button.dataset.outboxDisabled;
+    });
+    panel.querySelectorAll(".is-pending").forEach((button) => {
+      button.classList.remove("is-pending");
+      button.removeAttribute("aria-busy");
+      if (button.dataset.label !== undefined) button.innerHTML = button.dataset.label;
+    });
+    panel.querySelectorAll("form[data-submitting]").forEach((form) => {
+      delete form.dataset.submitting;
+      // The entry now lives in the outbox: a calculator starts again empty for the next game.
+      if (resetCalculator && form.matches("[data-calculator-form]")) {
+        form.reset();
+        form.querySelectorAll("input[data-count]").forEach((input) => (input.value = "0"));
+        form.querySelectorAll("input.calc-total").forEach((input) => (input.value = ""));
+        if (window.htmx) window.htmx.trigger(form, "htmx:load");
+      }
+    });
+  }
+
+  // --- sending ---------------------------------------------------------------------
+
+  function pump() {
+    if (inFlight || loginNeeded) return;
+    window.clearTimeout(retryTimer);
+    const next = load().find((e) => (e.state === "queued" || e.state === "waiting") && e.version !== null);
+    if (next) send(next);
+  }
+
+  function schedule() {
+    window.clearTimeout(retryTimer);
+    const delay = RETRY_MS[Math.min(retryIndex, RETRY_MS.length - 1)];
+    retryIndex += 1;
+    retryTimer = window.setTimeout(pump, delay);
+  }
+
+  function send(entry) {
+    if (!navigator.onLine) {
+      // The tablet knows it has no network: do not wait for a timeout to say so.
+      wait(entry);
+      return;
+    }
+    inFlight = entry.key;
+    change(entry.key, { state: "sending" });
+    const body = new URLSearchParams(entry.fields);
+    body.set("version", entry.version);
+    body.set("key", entry.key);
+    const controller = new AbortController();
+    const timer = window.setTimeout(() => controller.abort(), SEND_TIMEOUT_MS);
+    window
+      .fetch(entry.url, {
+        method: "POST",
+        body: body,
+        credentials: "same-origin",
+        redirect: "manual",
+        cache: "no-store",
+        signal: controller.signal,
+        headers: { "HX-Request": "true", "HX-Target": "table-panel", "X-CSRFToken": csrfToken() },
+      })
+      .then((response) => response.text().then((html) => settle(entry, response, html)))
+      .catch(() => wait(entry))
+      .finally(() => {
+        window.clearTimeout(timer);
+        inFlight = null;
+        pump();
+      });
+  }
+
+  function reasonIn(html) {
+    const box = document.createElement("div");
+    box.innerHTML = html;
+    const alert = box.querySelector("#table-error, .alert-bad, [role=alert]");
+    return alert ? alert.textContent.replace(/\s+/g, " ").trim() : "";
+  }
+
+  function settle(entry, response, html) {
+    const status = response.status;
+    const fate = response.headers.get("X-Entry-Status");
+    if (response.type === "opaqueredirect" || status === 0) {
+      // Sent to the login page: the session ended. Keep everything until the referee logs in again.
+      loginNeeded = true;
+      change(entry.key, { state: "login", reason: t("login") });
+      release(entry, false);
+      return;
+    }
+    connectionLostAt = null;
+    if (response.ok && (fate === "saved" || fate === "replayed")) {
+      retryIndex = 0;
+      saved(entry, response.headers.get("X-Entry-Version"), html);
+      return;
+    }
+    if (status === 409 || fate === "refused") {
+      const header = response.headers.get("X-Refusal");
+      refuse(entry, header ? decodeURIComponent(header) : reasonIn(html) || t("refused"), html);
+      return;
+    }
+    if (response.ok || status === 502 || status === 503 || status === 504 || status === 429) {
+      // An answer that is not ours (a captive portal, a proxy) or a server restarting: fate unknown, send again.
+      wait(entry);
+      return;
+    }
+    if (status >= 400 && status < 500) {
+      const fallback = status === 403 ? t("notAllowed") : status === 404 ? t("notFound") : t("badRequest");
+      refuse(entry, reasonIn(html) || fallback.replace("{status}", status), "");
+      return;
+    }
+    change(entry.key, { state: "failed", reason: t("failed").replace("{status}", status) });
+    release(entry, false);
+  }
+
+  function saved(entry, nextVersion, html) {
+    const entries = load().filter((e) => e.key !== entry.key);
+    entries.forEach((e) => {
+      if (e.after === entry.key) {
+        e.after = null;
+        e.version = nextVersion;
+      }
+    });
+    store(entries);
+    const panel = panelFor(entry.table);
+    if (panel && !panel.querySelector("[data-dirty]:not([data-submitting])") && html.includes('id="table-panel"')) {
+      delete document.body.dataset.pollHold;
+      window.htmx.swap(panel, html, { swapStyle: "outerHTML" });
+    } else {
+      release(entry, false);
+      if (panel) {
+        // A half-done next entry stays; it now builds on this saved one.
+        panel.querySelectorAll('input[name="version"]').forEach((input) => {
+          if (input.value === entry.version && nextVersion) input.value = nextVersion;
+        });
+      } else {
+        notice(t("saved").replace("{label}", describe(entry)), "ok");
+      }
+    }
+  }
+
+  function refuse(entry, reason, html) {
+    const panel = panelFor(entry.table);
+    const ownForm = panel && panel.querySelector("form[data-submitting]");
+    const swap = panel && html && html.includes('id="table-panel"') && (ownForm || !panel.querySelector("[data-dirty]"));
+    if (swap && !entry.tries && ownForm) {
+      // Refused right after the tap: the new panel says why (and keeps a calculator's hands); nothing to keep.
+      store(load().filter((e) => e.key !== entry.key));
+      delete document.body.dataset.pollHold;
+      window.htmx.swap(panel, html, { swapStyle: "outerHTML" });
+      return;
+    }
+    const entries = load();
+    const refused = new Set([entry.key]);
+    entries.forEach((e) => {
+      if (e.key === entry.key) {
+        e.state = "refused";
+        e.reason = reason;
+      } else if (e.after && refused.has(e.after)) {
+        // Entered on top of the refused one: not sent.
+        refused.add(e.key);
+        e.state = "refused";
+        e.after = null;
+        e.reason = t("chainRefused");
+      }
+    });
+    store(entries);
+    if (swap) {
+      delete document.body.dataset.pollHold;
+      window.htmx.swap(panel, html, { swapStyle: "outerHTML" });
+    } else {
+      release(entry, false);
+    }
+  }
+
+  function wait(entry) {
+    if (!navigator.onLine || !connectionLostAt) connectionLostAt = connectionLostAt || new Date();
+    change(entry.key, { state: "waiting", tries: (entry.tries || 0) + 1 });
+    release(entry, true);
+    schedule();
+  }
+
+  // --- what the referee sees -------------------------------------------------------
+
+  function describe(entry) {
+    const what = entry.game ? t("game").replace("{number}", entry.game).replace("{label}", entry.label) : entry.label;
+    return entry.tableLabel ? entry.tableLabel + " · " + what : what;
+  }
+
+  function button(text, attribute, key, className) {
+    const element = document.createElement("button");
+    element.type = "button";
+    element.className = "btn " + (className || "btn-secondary");
+    element.textContent = text;
+    element.setAttribute(attribute, key);
+    return element;
+  }
+
+  const STATE_TEXT = {
+    queued: "waiting",
+    sending: "sending",
+    waiting: "waiting",
+    failed: "notSaved",
+    refused: "refused",
+    login: "waiting",
+  };
+
+  function renderList(entries) {
+    const box = document.getElementById("outbox");
+    if (!box) return;
+    const table = box.dataset.outboxTable;
+    const mine = entries.filter((e) => e.table === table);
+    box.replaceChildren();
+    box.hidden = mine.length === 0;
+    if (!mine.length) return;
+    const list = document.createElement("ul");
+    list.className = "outbox-list";
+    mine.forEach((entry) => {
+      const item = document.createElement("li");
+      item.className = "outbox-entry is-" + entry.state;
+      item.dataset.key = entry.key;
+      const state = document.createElement("strong");
+      state.className = "outbox-state";
+      let shown = STATE_TEXT[entry.state];
+      if (entry.state === "sending" || (entry.state === "queued" && entry.key === inFlight)) shown = "sending";
+      else if (entry.state === "queued") shown = "waiting";
+      state.textContent = t(shown);
+      const what = document.createElement("span");
+      what.className = "outbox-what";
+      what.textContent = entry.game ? t("game").replace("{number}", entry.game).replace("{label}", entry.label) : entry.label;
+      item.append(state, " ", what);
+      const reason = entry.state === "waiting" ? t("waitingNote") : entry.reason;
+      if (reason) {
+        const note = document.createElement("span");
+        note.className = "outbox-note";
+        note.textContent = reason;
+        item.append(note);
+      }
+      const actions = document.createElement("span");
+      actions.className = "outbox-actions";
+      if (entry.state === "failed") actions.append(button(t("sendAgain"), "data-outbox-retry", entry.key, "btn-ok"));
+      if (entry.state === "waiting" || entry.state === "failed" || entry.state === "login") {
+        actions.append(button(t("discard"), "data-outbox-discard", entry.key, "btn-danger"));
+      }
+      if (entry.state === "refused") actions.append(button(t("dismiss"), "data-outbox-dismiss", entry.key));
+      if (entry.state === "login") actions.append(loginLink());
+      item.append(actions);
+      list.append(item);
+    });
+    box.append(list);
+    if (mine.some((e) => e.state === "waiting" || e.state === "login" || e.state === "failed")) {
+      const behind = document.createElement("p");
+      behind.className = "outbox-behind small";
+      behind.textContent = t("behind");
+      box.append(behind);
+    }
+  }
+
+  function loginLink() {
+    const link = document.createElement("a");
+    link.className = "btn";
+    const banner = document.getElementById("outbox-banner");
+    const login = (banner && banner.dataset.loginUrl) || "/accounts/login/";
+    link.href = login + "?next=" + encodeURIComponent(window.location.pathname);
+    link.textContent = t("logIn");
+    return link;
+  }
+
+  function renderBanner(entries) {
+    const banner = document.getElementById("outbox-banner");
+    if (!banner) return;
+    const count = (state) => entries.filter((e) => e.state === state).length;
+    const open = entries.filter((e) => ["queued", "sending", "waiting"].includes(e.state)).length;
+    const offline = !navigator.onLine || connectionLostAt !== null;
+    let text = "";
+    let tone = "warn";
+    if (count("login")) {
+      text = counted("bannerLogin", count("login") + open);
+    } else if (open && offline) {
+      text = counted("bannerOffline", open);
+    } else if (count("waiting")) {
+      text = counted("bannerWaiting", open);
+    } else if (count("failed")) {
+      text = counted("bannerFailed", count("failed"));
+      tone = "bad";
+    } else if (count("refused")) {
+      text = counted("bannerRefused", count("refused"));
+      tone = "bad";
+    } else if (offline && connectionLostAt) {
+      text = t("pageOutdated").replace("{time}", connectionLostAt.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }));
+    }
+    banner.hidden = !text;
+    banner.className = "outbox-banner tone-" + tone;
+    banner.replaceChildren();
+    if (!text) return;
+    const words = document.createElement("span");
+    words.textContent = text;
+    banner.append(words);
+    const elsewhere = entries.find((e) => e.state !== "sending" && !panelFor(e.table));
+    if (count("login")) banner.append(" ", loginLink());
+    else if (elsewhere && elsewhere.page) {
+      const link = document.createElement("a");
+      link.className = "btn btn-small btn-secondary";
+      link.href = elsewhere.page;
+      link.textContent = t("show") + (elsewhere.tableLabel ? ": " + elsewhere.tableLabel : "");
+      banner.append(" ", link);
+    }
+  }
+
+  function render() {
+    const entries = load();
+    renderList(entries);
+    renderBanner(entries);
+  }
+
+  function notice(text, tone) {
+    let box = document.getElementById("outbox-toast");
+    if (!box) {
+      box = document.createElement("div");
+      box.id = "outbox-toast";
+      box.setAttribute("role", "status");
+      document.body.append(box);
+    }
+    box.className = "outbox-toast tone-" + (tone || "warn");
+    box.textContent = text;
+    box.hidden = false;
+    window.clearTimeout(notice.timer);
+    notice.timer = window.setTimeout(() => (box.hidden = true), 6000);
+  }
+
+  document.addEventListener("click", (event) => {
+    const retry = event.target.closest("[data-outbox-retry]");
+    const discard = event.target.closest("[data-outbox-discard]");
+    const dismiss = event.target.closest("[data-outbox-dismiss]");
+    if (retry) {
+      change(retry.dataset.outboxRetry, { state: "waiting", reason: "" });
+      retryIndex = 0;
+      pump();
+    } else if (discard && window.confirm(t("discardConfirm"))) {
+      const key = discard.dataset.outboxDiscard;
+      const entries = load().filter((e) => e.key !== key);
+      const dropped = new Set([key]);
+      entries.forEach((e) => {
+        if (e.after && dropped.has(e.after)) {
+          dropped.add(e.key);
+          e.state = "refused";
+          e.after = null;
+          e.reason = t("chainRefused");
+        }
+      });
+      store(entries);
+    } else if (dismiss) {
+      store(load().filter((e) => e.key !== dismiss.dataset.outboxDismiss));
+    }
+  });
+
+  // --- connection ------------------------------------------------------------------
+
+  window.addEventListener("online", () => {
+    retryIndex = 0;
+    pump();
+    render();
+  });
+  window.addEventListener("offline", () => {
+    connectionLostAt = connectionLostAt || new Date();
+    render();
+  });
+  // The pollers report every answer (or its absence).
+  document.addEventListener("spielleitung:connection", (event) => {
+    if (event.detail.online) {
+      const wasOffline = connectionLostAt !== null;
+      connectionLostAt = null;
+      if (wasOffline) {
+        retryIndex = 0;
+        pump();
+      }
+    } else {
+      connectionLostAt = connectionLostAt || new Date();
+    }
+    render();
+  });
+  // Another tab of this tablet changed the outbox.
+  window.addEventListener("storage", (event) => {
+    if (event.key === STORE) render();
+  });
+  // A new panel arrived (poll, htmx): show its entries' list again and keep the poller waiting while one is sent.
+  document.addEventListener("htmx:load", () => render());
+
+  // --- start -----------------------------------------------------------------------
+
+  // An entry that was being sent when the page went away: its fate is unknown, send it again (same key).
+  const start = load();
+  start.forEach((e) => {
+    if (e.state === "sending") e.state = "waiting";
+  });
+  store(start);
+  pump();
+
+  // Keep the referee's pages available offline where the browser allows a service worker (HTTPS, localhost).
+  const worker = document.body.dataset.serviceWorker;
+  if (worker && "serviceWorker" in navigator && window.isSecureContext) {
+    const firstVisit = !navigator.serviceWorker.controller;
+    navigator.serviceWorker
+      .register(worker, { scope: "/" })
+      .then(() => navigator.serviceWorker.ready)
+      .then((registration) => {
+        // A page opened before the worker ran was not stored: ask for it once.
+        if (firstVisit && registration.active) {
+          const assets = Array.from(document.querySelectorAll("script[src], link[rel=stylesheet]"), (el) => el.src || el.href);
+          registration.active.postMessage({ type: "remember", url: window.location.href, assets: assets });
+        }
+      })
+      .catch(() => {});
+  }
+  window.spielleitungOutbox = { pending: () => load().filter((e) => OPEN.includes(e.state)).length };
+})();
