@@ -59,7 +59,7 @@ pytest-postgres: $(VENV)/.installed-dev postgres
 	$(TEST_ENV) DATABASE_URL=$(PG_URL) $(BIN)/pytest -q -m "not browser" -n 2
 
 pytest-sqlite: $(VENV)/.installed-dev
-	$(TEST_ENV) DATABASE_URL=sqlite:///var/test-smoke.sqlite3 $(BIN)/pytest -q -n 2 -m "core and not browser and not postgres_only"
+	$(TEST_ENV) DATABASE_URL=sqlite:///var/test-smoke.sqlite3 $(BIN)/pytest -q -n 2 -m "core and not browser and not postgres_only and not slow"
 
 pytest-browser: $(VENV)/.installed-dev postgres chromium
 	$(TEST_ENV) DATABASE_URL=$(PG_URL) DJANGO_ALLOW_ASYNC_UNSAFE=true $(BIN)/pytest -q -m browser

@@ -93,6 +93,13 @@ def time_page(path: str, headers: dict[str, str], expect: int = 200) -> dict[str
     return {"median_ms": statistics.median(samples) * 1000, "n": len(samples)}
 
 
+def with_etag(path: str, headers: dict[str, str]) -> dict[str, str]:
+    """``headers`` plus the ETag the region answers with now (its next poll is a 304)."""
+    request = urllib.request.Request(f"http://127.0.0.1:{PORT}{path}", headers=headers)
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return {**headers, "If-None-Match": response.headers["ETag"]}
+
+
 def main() -> None:
     ids = setup_database()
     env = {
@@ -128,6 +135,11 @@ def main() -> None:
         cookie = {"Cookie": f"sessionid={ids['session']}"}
         k, p, table = ids["knockout"], ids["points"], ids["table"]
         etag = urllib.request.urlopen(f"http://127.0.0.1:{PORT}/p/{k}/screen/").headers["ETag"]
+        # A staff page's region, polled by the page itself (tournament/polling.py).
+        table_path, tables_path, rounds_path = f"/t/{k}/referee/tables/{table}/", f"/t/{k}/referee/", f"/t/{k}/rounds/"
+        table_poll = {**cookie, "HX-Request": "true", "HX-Target": "table-panel"}
+        tables_poll = {**cookie, "HX-Request": "true", "HX-Target": "tables-list"}
+        rounds_poll = {**cookie, "HX-Request": "true", "HX-Target": "rounds-body"}
         pages = [
             ("baseline /healthz", "/healthz", {}, 200),
             ("projector page (200 players)", f"/p/{k}/", {}, 200),
@@ -138,6 +150,11 @@ def main() -> None:
             ("referee table", f"/t/{k}/referee/tables/{table}/", cookie, 200),
             ("rounds page", f"/t/{k}/rounds/", cookie, 200),
             ("points standings (60 players, 4 rounds)", f"/t/{p}/ranking/", cookie, 200),
+            ("referee table poll, region (200)", table_path, table_poll, 200),
+            ("referee table poll, unchanged (304)", table_path, with_etag(table_path, table_poll), 304),
+            ("referee tables poll, unchanged (304)", tables_path, with_etag(tables_path, tables_poll), 304),
+            ("rounds poll, region (200)", rounds_path, rounds_poll, 200),
+            ("rounds poll, unchanged (304)", rounds_path, with_etag(rounds_path, rounds_poll), 304),
         ]
         rng = random.Random(0)
         rng.shuffle(pages[1:])  # order effects do not favour one page

@@ -99,6 +99,7 @@ def measure(client: Client, staff_user, fmt: str, players: int) -> dict[str, int
 
 
 @pytest.mark.parametrize("fmt", [enums.Format.KNOCKOUT, enums.Format.LIFE_BANDS, enums.Format.POINTS])
+@pytest.mark.slow  # six fields of up to 500 players: not part of the SQLite smoke run
 def test_polls_cost_the_same_at_20_and_500_players_and_a_304_one_query(client, staff_user, fmt):
     small = measure(client, staff_user, fmt, 20)
     large = measure(client, staff_user, fmt, 500)

@@ -515,3 +515,16 @@ def test_the_tablet_works_without_javascript(browser, live_server, field, refere
         assert Game.objects.filter(table=table).count() == 1
     finally:
         context.close()
+
+
+def test_a_double_tap_records_one_game(new_tablet, field, referee) -> None:  # type: ignore[no-untyped-def]
+    tournament = field(enums.Format.KNOCKOUT, 6)
+    table = with_dealer(tournament, Table.objects.get(round__tournament=tournament, number=1))
+    seats = seated(table)
+    page = new_tablet(referee.username)
+    page.goto(table_url(tournament, table))
+    seat_rows(page).nth(0).get_by_role("button", name="Won").dblclick()
+    expect(panel(page).locator("#table-notice")).to_contain_text("Saved: game 1")
+    expect(seat_rows(page).locator(".tally-value")).to_have_text(["1", "0", "0"])
+    page.wait_for_timeout(1_000)
+    assert valid_games(table) == [(1, seats[0].player_id, None)]
