@@ -42,11 +42,12 @@ def setup_database() -> dict[str, object]:
 import json, random
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.backends.db import SessionStore
-from tournament import enums, play_services, simulation
+from tournament import enums, simulation
+from tournament.formats.knockout import services as knockout
 from tournament.models import Round
 user = get_user_model().objects.create_superuser("bench", password="bench-pw-123456")
 knockout = simulation.create_field(fmt=enums.Format.KNOCKOUT, players=200, seed=1, actor=user)
-play_services.generate_next_round(tournament=knockout, actor=user, seed=1)
+knockout.generate_next_round(tournament=knockout, actor=user, seed=1)
 rng = random.Random(1)
 tables = list(Round.objects.get(tournament=knockout).tables.order_by("number"))
 for table in tables[: len(tables) // 2]:

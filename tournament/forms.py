@@ -9,19 +9,31 @@ from django.utils.translation import gettext_lazy as _
 
 from games.rules.uno import ACTION_CARDS, SCORING_PRESETS
 from tournament import enums
+from tournament.desk import WindowInput
+from tournament.formats import registry
 from tournament.models import Tournament
-from tournament.services import WindowInput
-
-DEFAULT_CHECKLIST = [_("Diving licence (OWD)"), _("Medical certificate"), _("Entry fee paid"), _("Own deck checked")]
 
 
-def default_checklist() -> str:
-    """The checklist the create form starts with, in the user's language."""
-    return "\n".join(str(item) for item in DEFAULT_CHECKLIST)
+def default_checklist(fmt: str = "") -> str:
+    """The checklist a new tournament of format ``fmt`` (the first format by default) starts with,
+    one item a line, in the user's language."""
+    record = registry.get(fmt) if fmt in registry.FORMATS else next(iter(registry.FORMATS.values()))
+    return "\n".join(str(item) for item in record.default_checklist())
+
+
+def _lines(text: str) -> list[str]:
+    return [line.strip() for line in text.splitlines() if line.strip()]
 
 
 WINDOW_SLOTS = 3
 MAX_CSV_BYTES = 1_000_000
+
+
+def format_game_mismatch(fmt: str, game: str) -> str:
+    """Why a format cannot be played with a game, naming the games it is played with."""
+    record = registry.get(fmt)
+    games = ", ".join(str(enums.Game(slug).label) for slug in record.games)
+    return str(_("%(format)s is played with %(games)s.") % {"format": record.label, "games": games})
 
 
 class DateTimeLocalInput(forms.DateTimeInput):
@@ -36,7 +48,9 @@ class TournamentCreateForm(forms.Form):
     date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
     venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
     game = forms.ChoiceField(label=_("Game"), choices=enums.Game.choices)
-    format = forms.ChoiceField(label=_("Format"), choices=enums.Format.choices)
+    format = forms.ChoiceField(
+        label=_("Format"), choices=[(record.slug, record.label) for record in registry.FORMATS.values()]
+    )
     capacity = forms.IntegerField(label=_("Capacity (players)"), min_value=3, max_value=5000, initial=50)
     entry_fee = forms.DecimalField(
         label=_("Entry fee (€)"), min_value=Decimal("0"), max_digits=8, decimal_places=2, initial=Decimal("0")
@@ -74,10 +88,8 @@ class TournamentCreateForm(forms.Form):
     def clean(self) -> dict[str, object]:
         data = super().clean() or {}
         game, fmt = data.get("game"), data.get("format")
-        if game == enums.Game.SCHOCKEN and fmt and fmt != enums.Format.LIFE_BANDS:
-            self.add_error("format", _("Schocken is played with life bands and chips."))
-        if game == enums.Game.UNO and fmt == enums.Format.LIFE_BANDS:
-            self.add_error("format", _("Life bands and chips are a Schocken format."))
+        if isinstance(fmt, str) and fmt in registry.FORMATS and game not in registry.get(fmt).games:
+            self.add_error("format", format_game_mismatch(fmt, str(game)))
         for slot in range(1, WINDOW_SLOTS + 1):
             opens, closes = data.get(f"window_{slot}_opens"), data.get(f"window_{slot}_closes")
             if bool(opens) != bool(closes):
@@ -96,36 +108,46 @@ class TournamentCreateForm(forms.Form):
         return result
 
     def checklist_labels(self) -> list[str]:
-        return [line.strip() for line in self.cleaned_data.get("checklist", "").splitlines() if line.strip()]
+        """The checklist as typed; the untouched default of another format becomes this format's default
+        (the form starts with the first format's list before a format is chosen)."""
+        typed = _lines(self.cleaned_data.get("checklist", ""))
+        fmt = str(self.cleaned_data.get("format", ""))
+        defaults = {slug: _lines(default_checklist(slug)) for slug in registry.FORMATS}
+        if fmt in defaults and typed != defaults[fmt] and typed in defaults.values():
+            return defaults[fmt]
+        return typed
 
     def equipment_labels(self) -> list[str]:
         return [line.strip() for line in self.cleaned_data.get("equipment", "").splitlines() if line.strip()]
 
 
 class TournamentSettingsForm(forms.ModelForm):
+    """The settings every tournament has, and those its format uses (``Format.settings_used``)."""
+
+    COMMON = ("name", "date", "venue", "capacity", "entry_fee", "display_rotation_seconds")
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        used = set(self.COMMON) | set(registry.of(self.instance).settings_used)
+        for name in list(self.fields):
+            if name not in used:
+                del self.fields[name]
+
     class Meta:
         model = Tournament
+        # Every setting of every format; ``__init__`` keeps the common ones and the format's.
         fields = [
             "name",
             "date",
             "venue",
             "capacity",
             "entry_fee",
-            "table_size",
-            "table_size_max",
-            "keep_clubs_apart",
-            "auto_advance",
-            "wins_needed",
-            "wins_needed_large_table",
-            "final_size",
-            "final_points_target",
-            "life_bands",
-            "chips_per_table",
-            "chips_grand_final",
-            "sharp_play_minutes",
-            "rounds_planned",
-            "games_per_round",
-            "round_time_limit_minutes",
+            *dict.fromkeys(
+                name
+                for record in registry.FORMATS.values()
+                for name in record.settings_used
+                if name != "scoring_table"  # its own form (ScoringForm)
+            ),
             "display_rotation_seconds",
         ]
         widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}

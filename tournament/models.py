@@ -1,9 +1,9 @@
 """The tournament's data: who plays, where, in which round, who advances.
 
-Writes go through ``tournament.services``; reads used by views through
-``tournament.selectors``. Models carry constraints that hold even when two
-desk tablets write at the same moment (unique start numbers, one live
-check-in per player).
+Writes go through services (``tournament.desk``, ``tournament.play``, each
+format's ``services``); reads used by views through ``tournament.selectors``.
+Models carry constraints that hold even when two desk tablets write at the
+same moment (unique start numbers, one live check-in per player).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 
 from games.rules.uno import STANDARD_SCORING
@@ -133,6 +134,11 @@ class Tournament(models.Model):
     @property
     def play_started(self) -> bool:
         return self.status in {enums.TournamentStatus.RUNNING, enums.TournamentStatus.FINISHED}
+
+    @cached_property
+    def keeps_equipment(self) -> bool:
+        """The desk keeps equipment (own decks) to hand back at the end (one query)."""
+        return self.checklist_items.filter(returnable=True).exists()
 
 
 class RegistrationWindow(models.Model):

@@ -16,8 +16,9 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 
-from tournament import enums, selectors
+from tournament import enums
 from tournament.models import Tournament
+from tournament.selectors import desk as desk_reads
 
 ALLOWED = {
     enums.Role.ORGANISER: {enums.Role.ORGANISER},
@@ -39,7 +40,7 @@ def tournament_role(role: str) -> Callable[[Callable[..., HttpResponse]], Callab
             if not request.user.is_authenticated:
                 return redirect_to_login(request.get_full_path())
             tournament = get_object_or_404(Tournament, pk=tournament_id)
-            roles = selectors.roles_of(request.user, tournament)
+            roles = desk_reads.roles_of(request.user, tournament)
             if not roles & ALLOWED[enums.Role(role)]:
                 raise PermissionDenied
             request.tournament_roles = roles  # type: ignore[attr-defined]

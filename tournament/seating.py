@@ -47,6 +47,12 @@ __all__ = [
 
 #: Plain seeded draw: shuffle the sorted ids, cut into tables of ``table_sizes``.
 SEATING_ALGORITHM = "balanced-shuffle-v1"
+# The ways out of a player count that does not split (``explain_impossible``).
+ONE_MORE_ADVANCES = "one_more_advances"
+MORE_PLAYERS = "more_players"
+ONE_FEWER = "one_fewer"
+FEWER_PLAYERS = "fewer_players"
+LARGER_TABLE = "larger_table"
 #: Seeded draw dealing clubs round-robin across tables, then bounded swaps.
 CLUBS_APART_ALGORITHM = "clubs-apart-v1"
 #: Seeded greedy construction plus bounded local search against repeated pairs.
@@ -237,25 +243,23 @@ def explain_impossible(n: int, preferred: int = 3, largest: int = 4) -> list[Sea
     while (sizes := _split(more, preferred, largest)) is None:
         more += 1  # terminates: every multiple of preferred splits
     if more == n + 1:
-        options.append(SeatingOption("one_more_advances", tuple(sizes), {"players": more, "extra": 1}))
+        options.append(SeatingOption(ONE_MORE_ADVANCES, tuple(sizes), {"players": more, "extra": 1}))
     else:
-        options.append(SeatingOption("more_players", tuple(sizes), {"players": more, "extra": more - n}))
+        options.append(SeatingOption(MORE_PLAYERS, tuple(sizes), {"players": more, "extra": more - n}))
 
     for fewer in range(n - 1, preferred - 1, -1):
         sizes = _split(fewer, preferred, largest)
         if sizes is not None:
             if fewer == n - 1:
-                options.append(SeatingOption("one_fewer", tuple(sizes), {"players": fewer, "fewer": 1}))
+                options.append(SeatingOption(ONE_FEWER, tuple(sizes), {"players": fewer, "fewer": 1}))
             else:
-                options.append(SeatingOption("fewer_players", tuple(sizes), {"players": fewer, "fewer": n - fewer}))
+                options.append(SeatingOption(FEWER_PLAYERS, tuple(sizes), {"players": fewer, "fewer": n - fewer}))
             break
 
     bigger = _split(n, preferred, largest + 1)
     if bigger is not None:
         count = sum(1 for size in bigger if size == largest + 1)
-        options.append(
-            SeatingOption("larger_table", tuple(bigger), {"players": n, "size": largest + 1, "count": count})
-        )
+        options.append(SeatingOption(LARGER_TABLE, tuple(bigger), {"players": n, "size": largest + 1, "count": count}))
     return options
 
 

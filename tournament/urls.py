@@ -1,6 +1,7 @@
 from django.urls import path
 
-from tournament.views import desk, display, exports, half_tracker, offline, organiser, referee, rounds
+from tournament.formats import registry
+from tournament.views import desk, display, exports, offline, organiser, referee, rounds
 
 app_name = "tournament"
 
@@ -57,13 +58,10 @@ urlpatterns = [
     path("t/<int:tournament_id>/referee/tables/<int:table_id>/undo/", referee.undo_game, name="undo_game"),
     path("t/<int:tournament_id>/referee/tables/<int:table_id>/close/", referee.close_table, name="close_table"),
     path("t/<int:tournament_id>/referee/tables/<int:table_id>/time/", referee.call_time, name="call_time"),
-    path(
-        "t/<int:tournament_id>/referee/tables/<int:table_id>/half-tracker/",
-        half_tracker.half_tracker,
-        name="half_tracker",
-    ),
     path("p/<int:tournament_id>/", display.projector, name="projector"),
     path("p/<int:tournament_id>/screen/", display.projector_screen, name="projector_screen"),
     path("p/<int:tournament_id>/find/", display.find, name="find"),
     path("p/<int:tournament_id>/api.json", display.api, name="api"),
 ]
+# Each format's own pages (the life-bands half tracker, ...).
+urlpatterns += [pattern for record in registry.FORMATS.values() for pattern in record.urlpatterns]

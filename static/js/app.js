@@ -27,6 +27,22 @@
     }
   });
 
+  // New tournament: the checklist follows the chosen format while it is still a format's default list.
+  const checklists = document.getElementById("format-checklists");
+  if (checklists) {
+    const lists = JSON.parse(checklists.textContent);
+    const format = document.querySelector('select[name="format"]');
+    const field = document.querySelector('textarea[name="checklist"]');
+    if (format && field) {
+      let shown = format.value;
+      format.addEventListener("change", () => {
+        const untouched = field.value.trim() === (lists[shown] || "").trim() || !field.value.trim();
+        if (untouched && lists[format.value] !== undefined) field.value = lists[format.value];
+        shown = format.value;
+      });
+    }
+  }
+
   function anchorOf(element) {
     return (element && (element.closest("form") || element)) || document.querySelector("main");
   }

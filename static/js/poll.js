@@ -49,7 +49,8 @@
         report(true);
         return response.text().then((html) => {
           const current = document.getElementById(id);
-          if (!current || busy(current) || !html.includes('id="' + id + '"')) return;
+          // Replaced while this poll was under way (a tap's answer, another poll): that is newer; keep it.
+          if (current !== region || busy(current) || !html.includes('id="' + id + '"')) return;
           window.htmx.swap(current, html, { swapStyle: "outerHTML" });
           const fresh = document.getElementById(id);
           const tag = response.headers.get("ETag");

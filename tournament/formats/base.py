@@ -7,7 +7,9 @@ parameters; the service layer turns the code into a translated message.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 
 class FormatError(Exception):
@@ -33,6 +35,12 @@ class TableSizes:
             raise FormatError("table_size_max_below_preferred", preferred=self.preferred, largest=self.largest)
 
 
+# Settings every format seats its rounds with; formats add their own to ``FormatSpec.settings_used``.
+SEATING_SETTINGS = ("table_size", "table_size_max", "auto_advance")
+# Keeping clubs apart at the first round's tables (the formats whose round 1 is drawn).
+CLUBS_APART = "keep_clubs_apart"
+
+
 @dataclass(frozen=True)
 class FormatSpec:
     """What the rest of the app needs to know about a format up front."""
@@ -41,3 +49,27 @@ class FormatSpec:
     stages: tuple[str, ...]
     min_players: int
     settings_used: tuple[str, ...] = field(default_factory=tuple)
+
+
+# A rule of a ranking: its code (or a function of the players above and below that names the
+# code) and its key for one player; lower keys rank higher.
+TieBreak = tuple[str | Callable[[int, int], str], Callable[[int], Any]]
+
+
+def rank_by(players: Iterable[int], tie_breaks: Sequence[TieBreak]) -> list[tuple[int, int, str]]:
+    """Rank ``players`` by the ``tie_breaks`` in order (the tie-break order as data).
+
+    Returns ``(place, player, decided_by)`` best first; ``decided_by`` is the code of the first rule
+    whose key tells the player from the one above ("" for the first place, the last rule's code
+    when every key is equal).
+    """
+    ordered = sorted(players, key=lambda pid: tuple(key(pid) for _code, key in tie_breaks))
+    ranked: list[tuple[int, int, str]] = []
+    for index, pid in enumerate(ordered):
+        decided_by = ""
+        if index:
+            above = ordered[index - 1]
+            code = next((code for code, key in tie_breaks if key(above) != key(pid)), tie_breaks[-1][0])
+            decided_by = code(above, pid) if callable(code) else code
+        ranked.append((index + 1, pid, decided_by))
+    return ranked

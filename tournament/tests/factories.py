@@ -7,7 +7,7 @@ import datetime
 import factory
 from django.contrib.auth import get_user_model
 
-from tournament import enums, models, services
+from tournament import desk, enums, models
 
 
 class UserFactory(factory.django.DjangoModelFactory):
@@ -58,7 +58,7 @@ class PlayerFactory(factory.django.DjangoModelFactory):
     club = factory.Iterator(["TSV Nord", "UNO Club Süd", "Tauchclub Ost", ""])
     contact = factory.Sequence(lambda n: f"player{n}@example.org")
     status = enums.PlayerStatus.REGISTERED
-    name_key = factory.LazyAttribute(lambda player: services.name_key(player.name))
+    name_key = factory.LazyAttribute(lambda player: desk.name_key(player.name))
 
 
 def tick_all(player: models.Player) -> None:

@@ -7,8 +7,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games.models import Game
-from tournament import play_services
+from tournament.formats import registry
 from tournament.models import Table, Tournament
+from tournament.play import results
 
 # Who must be refused on a tournament's staff pages (see the login_as fixture).
 OUTSIDERS = ["desk", "referee_elsewhere", "organiser_elsewhere", "no_role"]
@@ -29,8 +30,8 @@ def seated(table: Table) -> list[int]:
 
 
 def undo(tournament: Tournament, table: Table) -> Game:
-    """Undo the table's last game as the referee's tablet would (current version)."""
-    return play_services.undo_last_game(
+    """Undo the table's last game as the referee's tablet would (current version), whatever the format."""
+    return registry.of(tournament).undo_result(
         tournament=tournament, actor=None, table_id=table.pk, version=refreshed(table).version
     )
 
@@ -38,7 +39,7 @@ def undo(tournament: Tournament, table: Table) -> Game:
 def set_dealer(tournament: Tournament, table: Table) -> list[int]:
     """The player in seat 1 drew the highest card; returns the seat order."""
     ids = seated(table)
-    play_services.set_first_dealer(
+    results.set_first_dealer(
         tournament=tournament, actor=None, table_id=table.pk, player_id=ids[0], version=refreshed(table).version
     )
     return ids

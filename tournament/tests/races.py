@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import pytest
 from django.db import connection, transaction
 
-from tournament.services import ServiceError
+from tournament.errors import ServiceError
 
 HOLD_SECONDS = 0.5
 TIMEOUT = 30
@@ -77,3 +77,21 @@ def run_two(first: Callable[[], object], second: Callable[[], object], *, interl
 def unexpected(outcomes: list[Outcome]) -> list[BaseException]:
     """Errors other than a clean ServiceError (an IntegrityError here is a bug)."""
     return [o.error for o in outcomes if o.error is not None and not isinstance(o.error, ServiceError)]
+
+
+STALE = "changed on another tablet"
+
+
+def one_stale_refusal(outcomes: list[Outcome], table: object) -> list[object]:
+    """Two tablets tapped on the same version: exactly one game stands, the other tap was
+    refused as stale (nothing else went wrong). Returns the table's games (just that one)."""
+    from games.models import Game
+
+    assert unexpected(outcomes) == []
+    successes = [o for o in outcomes if o.error is None]
+    failures = [o for o in outcomes if o.error is not None]
+    assert len(successes) == 1 and len(failures) == 1
+    assert STALE in failures[0].error.message  # type: ignore[union-attr]
+    games = list(Game.objects.filter(table=table))
+    assert [g.pk for g in games] == [successes[0].value.pk]  # type: ignore[attr-defined]
+    return games  # type: ignore[return-value]

@@ -64,19 +64,21 @@ def setup_day(tables: int, sessions: int, games_per_round: int) -> None:
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
     from django.contrib.sessions.backends.db import SessionStore
 
-    from tournament import enums, play_services, points_services, simulation
+    from tournament import enums, simulation
+    from tournament.formats.points import services as points
     from tournament.models import StaffRole, Tournament
+    from tournament.play import results
 
     tournament = simulation.create_field(fmt="points", players=80, seed=1)
     Tournament.objects.filter(pk=tournament.pk).update(games_per_round=games_per_round)
     tournament.refresh_from_db()
     referee = get_user_model().objects.create_user(username="server-test-referee")  # no password: no slow hashing
     StaffRole.objects.create(tournament=tournament, user=referee, role=enums.Role.REFEREE)
-    first_round = points_services.start_round(tournament=tournament, actor=referee, seed=1)
+    first_round = points.start_round(tournament=tournament, actor=referee, seed=1)
     seated = []
     for table in first_round.tables.order_by("number")[:tables]:
         players = list(table.seats.order_by("position").values_list("player_id", flat=True))
-        table = play_services.set_first_dealer(
+        table = results.set_first_dealer(
             tournament=tournament, actor=referee, table_id=table.pk, player_id=players[0], version=table.version
         )
         seated.append({"id": table.pk, "version": table.version, "players": players})

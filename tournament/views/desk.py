@@ -15,17 +15,28 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from tournament import enums, selectors, services
-from tournament.forms import CsvImportForm, CsvTextForm, DrawForm, PlayerForm, TournamentCreateForm
+from tournament import desk as desk_services
+from tournament import enums
+from tournament.errors import NeedsConfirmation, ServiceError
+from tournament.formats import registry
+from tournament.forms import (
+    CsvImportForm,
+    CsvTextForm,
+    DrawForm,
+    PlayerForm,
+    TournamentCreateForm,
+    default_checklist,
+)
 from tournament.http import HtmxHttpRequest
 from tournament.models import Tournament
 from tournament.permissions import tournament_role
+from tournament.selectors import desk as reads
 
 
 @require_GET
 @login_required
 def home(request: HtmxHttpRequest) -> HttpResponse:
-    tournaments = list(selectors.tournaments_for(request.user))
+    tournaments = list(reads.tournaments_for(request.user))
     return render(request, "tournament/home.html", {"tournaments": tournaments})
 
 
@@ -36,7 +47,7 @@ def tournament_create(request: HtmxHttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            tournament = services.create_tournament(
+            tournament = desk_services.create_tournament(
                 actor=request.user,
                 name=data["name"],
                 date=data["date"],
@@ -49,12 +60,13 @@ def tournament_create(request: HtmxHttpRequest) -> HttpResponse:
                 returnable=form.equipment_labels(),
                 windows=form.windows(),
             )
-        except services.ServiceError as error:
+        except ServiceError as error:
             form.add_error(None, error.message)
         else:
             messages.success(request, _("Tournament “%(name)s” created.") % {"name": tournament.name})
             return redirect("tournament:desk", tournament.pk)
-    return render(request, "tournament/tournament_create.html", {"form": form})
+    checklists = {slug: default_checklist(slug) for slug in registry.FORMATS}
+    return render(request, "tournament/tournament_create.html", {"form": form, "checklists": checklists})
 
 
 @require_GET
@@ -62,7 +74,7 @@ def tournament_create(request: HtmxHttpRequest) -> HttpResponse:
 def enter(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     """A tournament's front page for the user: the desk, or the tables for a referee."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)
-    roles = selectors.roles_of(request.user, tournament)
+    roles = reads.roles_of(request.user, tournament)
     if roles & {enums.Role.ORGANISER, enums.Role.DESK}:
         return redirect("tournament:desk", tournament.pk)
     if enums.Role.REFEREE in roles:
@@ -73,10 +85,10 @@ def enter(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
 def _desk_context(tournament: Tournament) -> dict[str, object]:
     return {
         "tournament": tournament,
-        "counters": selectors.desk_counters(tournament),
-        "draw": selectors.latest_draw(tournament),
+        "counters": reads.desk_counters(tournament),
+        "draw": reads.latest_draw(tournament),
         "windows": list(tournament.registration_windows.all()),
-        "waiting": selectors.waiting_list(tournament),
+        "waiting": reads.waiting_list(tournament),
     }
 
 
@@ -95,7 +107,7 @@ def register(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     if form.is_valid():
         data = form.cleaned_data
         try:
-            registration = services.register_player(
+            registration = desk_services.register_player(
                 tournament=tournament,
                 actor=request.user,
                 name=data["name"],
@@ -104,11 +116,11 @@ def register(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
                 confirm_same_name=data["confirm_same_name"],
                 confirm_outside_window=data["confirm_outside_window"],
             )
-        except services.NeedsConfirmation as error:
+        except NeedsConfirmation as error:
             confirm = error.message
             # The next submit of this form confirms what was asked.
             form = PlayerForm(initial={**data, **_confirm_flags(error, data)})
-        except services.ServiceError as error:
+        except ServiceError as error:
             form.add_error(None, error.message)
         else:
             player = registration.player
@@ -125,7 +137,7 @@ def register(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     return render(request, "tournament/desk.html", context, status=200 if confirm else 422)
 
 
-def _confirm_flags(error: services.NeedsConfirmation, data: dict[str, object]) -> dict[str, bool]:
+def _confirm_flags(error: NeedsConfirmation, data: dict[str, object]) -> dict[str, bool]:
     """Which confirmation the user is being asked for, plus those already given."""
     return {
         "confirm_same_name": bool(data["confirm_same_name"]) or error.kind == "same_name",
@@ -146,14 +158,14 @@ def import_players(request: HtmxHttpRequest, tournament: Tournament) -> HttpResp
             text_form = CsvTextForm(request.POST)
             if text_form.is_valid():
                 text = text_form.cleaned_data["text"]
-                report = services.import_players_csv(
+                report = desk_services.import_players_csv(
                     tournament=tournament, actor=request.user, text=text, skip_bad_rows=True
                 )
         else:
             form = CsvImportForm(request.POST, request.FILES)
             if form.is_valid():
                 text = form.cleaned_data["file"]
-                report = services.import_players_csv(
+                report = desk_services.import_players_csv(
                     tournament=tournament,
                     actor=request.user,
                     text=text,
@@ -181,14 +193,14 @@ def import_players(request: HtmxHttpRequest, tournament: Tournament) -> HttpResp
 @tournament_role(enums.Role.DESK)
 def check_in_screen(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     query = request.GET.get("q", "")
-    players, total = selectors.search_players(tournament, query)
+    players, total = reads.search_players(tournament, query)
     context = {
         "tournament": tournament,
         "players": players,
         "total": total,
         "query": query,
         "items": list(tournament.checklist_items.all()),
-        "counters": selectors.desk_counters(tournament),
+        "counters": reads.desk_counters(tournament),
     }
     if request.htmx and request.htmx.target == "player-list":
         return render(request, "tournament/check_in.html#player-list", context)
@@ -202,11 +214,11 @@ def _row_response(
     if request.htmx:
         context = {
             "tournament": tournament,
-            "player": selectors.desk_player(tournament, player_id),
+            "player": reads.desk_player(tournament, player_id),
             "items": list(tournament.checklist_items.all()),
             "row_error": error,
             "row_confirm": confirm,
-            "counters": selectors.desk_counters(tournament),
+            "counters": reads.desk_counters(tournament),
             "oob_counters": True,
             "query": request.POST.get("q", ""),
         }
@@ -222,14 +234,14 @@ def _row_response(
 @tournament_role(enums.Role.DESK)
 def toggle_check(request: HtmxHttpRequest, tournament: Tournament, player_id: int, item_id: int) -> HttpResponse:
     try:
-        services.set_check(
+        desk_services.set_check(
             tournament=tournament,
             actor=request.user,
             player_id=player_id,
             item_id=item_id,
             done=request.POST.get("done") == "1",
         )
-    except services.ServiceError as error:
+    except ServiceError as error:
         return _row_response(request, tournament, player_id, error=error.message)
     return _row_response(request, tournament, player_id)
 
@@ -239,12 +251,12 @@ def toggle_check(request: HtmxHttpRequest, tournament: Tournament, player_id: in
 def check_in(request: HtmxHttpRequest, tournament: Tournament, player_id: int) -> HttpResponse:
     override = request.POST.get("override") == "1"
     try:
-        result = services.check_in_player(
+        result = desk_services.check_in_player(
             tournament=tournament, actor=request.user, player_id=player_id, override=override
         )
-    except services.NeedsConfirmation as error:
+    except NeedsConfirmation as error:
         return _row_response(request, tournament, player_id, confirm=error.message)
-    except services.ServiceError as error:
+    except ServiceError as error:
         return _row_response(request, tournament, player_id, error=error.message)
     if not request.htmx:
         text = _("%(name)s checked in.") % {"name": result.player.name}
@@ -256,10 +268,10 @@ def check_in(request: HtmxHttpRequest, tournament: Tournament, player_id: int) -
 
 def _player_action(action: str) -> object:
     service = {
-        "withdraw": services.withdraw_player,
-        "no_show": services.mark_no_show,
-        "reinstate": services.reinstate_player,
-        "undo_check_in": services.undo_check_in,
+        "withdraw": desk_services.withdraw_player,
+        "no_show": desk_services.mark_no_show,
+        "reinstate": desk_services.reinstate_player,
+        "undo_check_in": desk_services.undo_check_in,
     }[action]
 
     @require_POST
@@ -267,7 +279,7 @@ def _player_action(action: str) -> object:
     def view(request: HtmxHttpRequest, tournament: Tournament, player_id: int) -> HttpResponse:
         try:
             service(tournament=tournament, actor=request.user, player_id=player_id)
-        except services.ServiceError as error:
+        except ServiceError as error:
             return _row_response(request, tournament, player_id, error=error.message)
         return _row_response(request, tournament, player_id)
 
@@ -287,10 +299,10 @@ def draw(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     form = DrawForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         try:
-            result = services.draw_start_numbers(
+            result = desk_services.draw_start_numbers(
                 tournament=tournament, actor=request.user, seed=form.cleaned_data["seed"]
             )
-        except services.ServiceError as error:
+        except ServiceError as error:
             form.add_error(None, error.message)
         else:
             messages.success(
@@ -309,9 +321,9 @@ def draw(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     context = {
         "tournament": tournament,
         "form": form,
-        "draw": selectors.latest_draw(tournament),
-        "players": selectors.draw_result(tournament),
-        "counters": selectors.desk_counters(tournament),
+        "draw": reads.latest_draw(tournament),
+        "players": reads.draw_result(tournament),
+        "counters": reads.desk_counters(tournament),
     }
     status = 422 if form.errors else 200
     return render(request, "tournament/draw.html", context, status=status)
@@ -320,14 +332,14 @@ def draw(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
 @require_GET
 @tournament_role(enums.Role.DESK)
 def print_cards(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
-    players = selectors.players_for_print(tournament, checked_in_only=True)
+    players = reads.players_for_print(tournament, checked_in_only=True)
     return render(request, "tournament/print_cards.html", {"tournament": tournament, "players": players})
 
 
 @require_GET
 @tournament_role(enums.Role.DESK)
 def print_players(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
-    players = selectors.all_players(tournament)
+    players = reads.all_players(tournament)
     find_link = request.build_absolute_uri(reverse("tournament:find", args=[tournament.pk]))
     context = {
         "tournament": tournament,
@@ -335,7 +347,7 @@ def print_players(request: HtmxHttpRequest, tournament: Tournament) -> HttpRespo
         "find_link": find_link,
         "find_qr": segno.make(find_link, error="m").svg_inline(scale=3, border=1),
         "items": list(tournament.checklist_items.all()),
-        "counters": selectors.desk_counters(tournament),
+        "counters": reads.desk_counters(tournament),
     }
     return render(request, "tournament/print_players.html", context)
 
@@ -348,7 +360,7 @@ def equipment(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     context = {
         "tournament": tournament,
         "items": items,
-        "checks": selectors.returnable_checks(tournament),
+        "checks": reads.returnable_checks(tournament),
     }
     return render(request, "tournament/equipment.html", context)
 
@@ -357,13 +369,13 @@ def equipment(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
 @tournament_role(enums.Role.DESK)
 def toggle_returned(request: HtmxHttpRequest, tournament: Tournament, player_id: int, item_id: int) -> HttpResponse:
     try:
-        services.set_returned(
+        desk_services.set_returned(
             tournament=tournament,
             actor=request.user,
             player_id=player_id,
             item_id=item_id,
             returned=request.POST.get("returned") == "1",
         )
-    except services.ServiceError as error:
+    except ServiceError as error:
         messages.error(request, error.message)
     return redirect("tournament:equipment", tournament.pk)

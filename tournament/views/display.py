@@ -16,9 +16,10 @@ from django.urls import reverse
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.views.decorators.http import condition, require_GET
 
-from tournament import public
+from tournament.formats import registry
 from tournament.models import Tournament
 from tournament.polling import polled, short_hash
+from tournament.selectors import public
 
 POLL_SECONDS = 2
 
@@ -54,6 +55,7 @@ def _screen_html(request: HttpRequest, tournament: Tournament) -> str:
         tables = snap.live_tables
         context = {
             "tournament": tournament,
+            "fmt": snap.format,
             "snap": snap,
             "alpha_pages": public.chunks(alphabetical, public.ALPHA_PAGE) if alphabetical else [],
             "table_pages": public.chunks(tables, public.TABLES_PAGE) if tables else [],
@@ -103,7 +105,13 @@ def find(request: HttpRequest, tournament_id: int) -> HttpResponse:
     if matches:
         snap = public.snapshot(tournament)
         results = [public.lookup(snap, player) for player in matches]
-    context = {"tournament": tournament, "query": query, "results": results, "public_page": True}
+    context = {
+        "tournament": tournament,
+        "fmt": registry.of(tournament),
+        "query": query,
+        "results": results,
+        "public_page": True,
+    }
     template = "tournament/display/find.html"
     if getattr(request, "htmx", False) and request.htmx.target == "find-results":  # type: ignore[attr-defined]
         template += "#find-results"

@@ -1,28 +1,27 @@
-"""CSV exports for the organiser: standings and every game (points format)."""
+"""CSV exports for the organiser, for every format: the ranking and every game.
+
+Semicolon separated, UTF-8 with a byte order mark (spreadsheet programs read
+the umlauts right). Times are local times of the event.
+"""
 
 from __future__ import annotations
 
 import csv
+from collections import defaultdict
 
 from django.http import HttpResponse
+from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
 
-from games.models import GameScore, GameStatus
-from tournament import enums, points_services
+from games.models import Game, GameScore, GameStatus
+from tournament import enums
 from tournament.http import HtmxHttpRequest
-from tournament.models import Tournament
+from tournament.models import Player, Seat, Tournament
 from tournament.permissions import tournament_role
+from tournament.selectors import ranking as ranking_reads
 
-RULE_LABELS = {
-    "": "",
-    "total": gettext_lazy("fewer points"),
-    "games_won": gettext_lazy("tie: more games won"),
-    "best_round": gettext_lazy("tie: lower best round"),
-    "start_number": gettext_lazy("tie: lower start number"),
-}
 STATUS_LABELS = dict(GameStatus.choices)
 
 
@@ -36,33 +35,19 @@ def _csv_response(tournament: Tournament, name: str) -> tuple[HttpResponse, csv.
 @require_GET
 @tournament_role(enums.Role.ORGANISER)
 def standings_csv(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
+    """The ranking as the ranking page shows it: place, player, the format's columns, the deciding rule."""
+    ranking = ranking_reads.ranking(tournament)
     response, writer = _csv_response(tournament, "standings")
     writer.writerow(
-        [
-            _("Place"),
-            _("Start number"),
-            _("Name"),
-            _("Club"),
-            _("Penalty points"),
-            _("Games won"),
-            _("Games played"),
-            _("Best round"),
-            _("Decided by"),
-        ]
+        [_("Place"), _("Start number"), _("Name"), _("Club")]
+        + [str(column.label) for column in ranking.columns]
+        + [_("Decided by")]
     )
-    for row, player in points_services.standings(tournament):
+    for row, cells in ranking.table():
         writer.writerow(
-            [
-                row.place,
-                player.start_number,
-                player.name,
-                player.club,
-                row.total,
-                row.games_won,
-                row.games_played,
-                "" if row.best_round is None else row.best_round,
-                str(RULE_LABELS.get(row.decided_by, row.decided_by)),
-            ]
+            [row.place, row.player.start_number, row.player.name, row.player.club]
+            + ["" if value is None else str(value) for _column, value in cells]
+            + [str(row.decided_by_label)]
         )
     return response
 
@@ -70,7 +55,8 @@ def standings_csv(request: HtmxHttpRequest, tournament: Tournament) -> HttpRespo
 @require_GET
 @tournament_role(enums.Role.ORGANISER)
 def games_csv(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
-    """Every score line of every game, undone ones marked, in order."""
+    """Every game of every table, one line per player at the table, undone games marked, in order:
+    who won (or lost), the player's points and the card points left in hand where counted."""
     response, writer = _csv_response(tournament, "games")
     writer.writerow(
         [
@@ -79,6 +65,7 @@ def games_csv(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
             _("Game"),
             _("Status"),
             _("Winner"),
+            _("Loser"),
             _("Start number"),
             _("Name"),
             _("Points"),
@@ -87,28 +74,35 @@ def games_csv(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
             _("Entered by"),
         ]
     )
-    scores = (
-        GameScore.objects.filter(game__table__round__tournament=tournament)
-        .select_related("game__table__round", "game__winner", "game__entered_by", "player")
-        .order_by(
-            "game__table__round__number", "game__table__number", "game__number", "game__pk", "player__start_number"
-        )
+    games = (
+        Game.objects.filter(table__round__tournament=tournament)
+        .select_related("table__round", "winner", "loser", "entered_by")
+        .order_by("table__round__number", "table__number", "number", "pk")
     )
-    for score in scores:
-        game = score.game
-        writer.writerow(
-            [
-                game.table.round.number,
-                game.table.number,
-                game.number,
-                str(STATUS_LABELS.get(game.status, game.status)),
-                game.winner.start_number if game.winner else "",
-                score.player.start_number,
-                score.player.name,
-                score.points,
-                score.hand.get("cards", ""),
-                game.entered_at.isoformat(timespec="seconds"),
-                game.entered_by.get_username() if game.entered_by else "",
-            ]
-        )
+    scores = {
+        (score.game_id, score.player_id): score
+        for score in GameScore.objects.filter(game__table__round__tournament=tournament)
+    }
+    players: dict[int, list[Player]] = defaultdict(list)
+    for seat in Seat.objects.filter(table__round__tournament=tournament).select_related("player"):
+        players[seat.table_id].append(seat.player)
+    for game in games:
+        for player in sorted(players[game.table_id], key=lambda p: (p.start_number or 0, p.pk)):
+            score = scores.get((game.pk, player.pk))
+            writer.writerow(
+                [
+                    game.table.round.number,
+                    game.table.number,
+                    game.number,
+                    str(STATUS_LABELS.get(game.status, game.status)),
+                    game.winner.start_number if game.winner else "",
+                    game.loser.start_number if game.loser else "",
+                    player.start_number,
+                    player.name,
+                    "" if score is None else score.points,
+                    "" if score is None else score.hand.get("cards", ""),
+                    timezone.localtime(game.entered_at).isoformat(timespec="seconds"),
+                    game.entered_by.get_username() if game.entered_by else "",
+                ]
+            )
     return response

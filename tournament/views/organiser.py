@@ -9,12 +9,16 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from tournament import enums, points_services, selectors, services
+from tournament import desk, enums
+from tournament.errors import ServiceError
+from tournament.formats import registry
 from tournament.forms import ChecklistItemForm, ScoringForm, StaffForm, TournamentSettingsForm, WindowForm
 from tournament.http import HtmxHttpRequest
 from tournament.models import AuditEntry, Player, Tournament
 from tournament.permissions import tournament_role
-from tournament.services import REFUSED
+from tournament.selectors import audit as audit_reads
+from tournament.selectors import desk as desk_reads
+from tournament.writes import REFUSED
 
 
 def _settings_context(tournament: Tournament, **forms: object) -> dict[str, object]:
@@ -26,7 +30,8 @@ def _settings_context(tournament: Tournament, **forms: object) -> dict[str, obje
         "items": list(tournament.checklist_items.all()),
         "windows": list(tournament.registration_windows.all()),
         "scoring_form": forms.get("scoring_form") or ScoringForm.for_tournament(tournament),
-        "scoring_locked": points_services.scoring_locked(tournament),
+        "scoring_locked": desk.scoring_locked(tournament),
+        "has_scoring_table": "scoring_table" in registry.of(tournament).settings_used,
     }
 
 
@@ -39,8 +44,8 @@ def tournament_settings(request: HtmxHttpRequest, tournament: Tournament) -> Htt
         if form.is_valid():
             values = {name: form.cleaned_data[name] for name in form.changed_data}
             try:
-                services.update_tournament(tournament=tournament, actor=request.user, **values)
-            except services.ServiceError as error:
+                desk.update_tournament(tournament=tournament, actor=request.user, **values)
+            except ServiceError as error:
                 form.add_error(None, error.message)
             else:
                 messages.success(request, _("Settings saved."))
@@ -55,13 +60,13 @@ def add_checklist_item(request: HtmxHttpRequest, tournament: Tournament) -> Http
     form = ChecklistItemForm(request.POST)
     if form.is_valid():
         try:
-            services.add_checklist_item(
+            desk.add_checklist_item(
                 tournament=tournament,
                 actor=request.user,
                 label=form.cleaned_data["label"],
                 returnable=form.cleaned_data["returnable"],
             )
-        except services.ServiceError as error:
+        except ServiceError as error:
             form.add_error("label", error.message)
         else:
             messages.success(request, _("Checklist item added."))
@@ -73,8 +78,8 @@ def add_checklist_item(request: HtmxHttpRequest, tournament: Tournament) -> Http
 @tournament_role(enums.Role.ORGANISER)
 def remove_checklist_item(request: HtmxHttpRequest, tournament: Tournament, item_id: int) -> HttpResponse:
     try:
-        services.remove_checklist_item(tournament=tournament, actor=request.user, item_id=item_id)
-    except services.ServiceError as error:
+        desk.remove_checklist_item(tournament=tournament, actor=request.user, item_id=item_id)
+    except ServiceError as error:
         messages.error(request, error.message)
     else:
         messages.success(request, _("Checklist item removed."))
@@ -87,13 +92,13 @@ def add_window(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse
     form = WindowForm(request.POST)
     if form.is_valid():
         try:
-            services.add_registration_window(
+            desk.add_registration_window(
                 tournament=tournament,
                 actor=request.user,
                 opens_at=form.cleaned_data["opens_at"],
                 closes_at=form.cleaned_data["closes_at"],
             )
-        except services.ServiceError as error:
+        except ServiceError as error:
             form.add_error(None, error.message)
         else:
             messages.success(request, _("Registration window added."))
@@ -107,8 +112,8 @@ def scoring(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     form = ScoringForm(request.POST)
     if form.is_valid():
         try:
-            points_services.set_scoring_table(tournament=tournament, actor=request.user, values=form.values())
-        except services.ServiceError as error:
+            desk.set_scoring_table(tournament=tournament, actor=request.user, values=form.values())
+        except ServiceError as error:
             form.add_error(None, error.message)
         else:
             messages.success(request, _("Scoring table saved."))
@@ -123,19 +128,19 @@ def staff(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            services.add_staff(
+            desk.add_staff(
                 tournament=tournament,
                 actor=request.user,
                 username=data["username"],
                 role=data["role"],
                 password=data["password"],
             )
-        except services.ServiceError as error:
+        except ServiceError as error:
             form.add_error(None, error.message)
         else:
             messages.success(request, _("%(name)s added.") % {"name": data["username"]})
             return redirect("tournament:staff", tournament.pk)
-    context = {"tournament": tournament, "form": form, "staff": selectors.staff_of(tournament)}
+    context = {"tournament": tournament, "form": form, "staff": desk_reads.staff_of(tournament)}
     return render(request, "tournament/staff.html", context, status=422 if form.errors else 200)
 
 
@@ -143,8 +148,8 @@ def staff(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
 @tournament_role(enums.Role.ORGANISER)
 def remove_staff(request: HtmxHttpRequest, tournament: Tournament, staff_id: int) -> HttpResponse:
     try:
-        services.remove_staff(tournament=tournament, actor=request.user, staff_id=staff_id)
-    except services.ServiceError as error:
+        desk.remove_staff(tournament=tournament, actor=request.user, staff_id=staff_id)
+    except ServiceError as error:
         messages.error(request, error.message)
     else:
         messages.success(request, _("Role removed."))
@@ -219,7 +224,7 @@ def audit_log(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
         page_number = max(int(request.GET.get("page", "1")), 1)
     except ValueError:
         page_number = 1
-    page = selectors.audit_page(tournament, refused_only=refused_only, page=page_number)
+    page = audit_reads.audit_page(tournament, refused_only=refused_only, page=page_number)
     rows = [
         {
             "entry": entry,

@@ -19,7 +19,6 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import datetime, timedelta
 from urllib.parse import quote
 
 import segno
@@ -27,19 +26,21 @@ from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from games.models import Game
 from games.rules.uno import ACTION_CARDS, NUMBER_CARDS
-from tournament import enums, life_bands_services, play_services, polling, selectors, services
+from tournament import enums, polling, writes
+from tournament.errors import ServiceError
+from tournament.formats import registry
 from tournament.http import HtmxHttpRequest
 from tournament.models import Table, Tournament
 from tournament.permissions import tournament_role
+from tournament.play import results
 from tournament.polling import polled
-from tournament.services import ServiceError
+from tournament.selectors import play as play_reads
 
 # The calculator's keys: number cards show their digit; action cards a short,
 # translated name (the key is about 90 px wide on a tablet).
@@ -60,12 +61,12 @@ MAX_CARD_POINTS = 9_999
 @polled("referee-tables", target="tables-list")
 @tournament_role(enums.Role.REFEREE)
 def tables(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
-    """The current round's tables: a referee taps theirs. Polls itself (``#tables-list``)."""
-    current = selectors.round_tables(tournament)
+    """The tables of the running rounds: a referee taps theirs. Polls itself (``#tables-list``)."""
     template = "tournament/referee_tables.html"
     if request.htmx and request.htmx.target == "tables-list":
         template += "#tables-list"
-    return render(request, template, {"tournament": tournament, "round": current})
+    context = {"tournament": tournament, "fmt": registry.of(tournament), "rounds": play_reads.live_rounds(tournament)}
+    return render(request, template, context)
 
 
 @dataclass(frozen=True)
@@ -109,34 +110,14 @@ def _table_context(
     entered: Entered | None = None,
 ) -> dict[str, object]:
     try:
-        view = selectors.table_view(tournament, table_id)
+        view = play_reads.table_view(tournament, table_id)
     except Table.DoesNotExist:
         raise Http404 from None
-    life = tournament.format == enums.Format.LIFE_BANDS
-    grand_final = view.table.round.stage == enums.Stage.GRAND_FINAL
-    bands = life_bands_services.bands_left(tournament, [seat.player_id for seat in view.seats]) if life else {}
-    sharp_at = None
-    if life and not grand_final and view.table.started_at:
-        sharp_at = view.table.started_at + timedelta(minutes=tournament.sharp_play_minutes)
-    open_duels: list[Table] = []
-    tied_players: set[int] = set()
-    if view.table.points_target is not None:
-        open_duels = list(
-            Table.objects.filter(round=view.table.round, is_duel=True, status=enums.TableStatus.PLAYING)
-            .prefetch_related("seats")
-            .order_by("number")
-        )
-        tied_players = {seat.player_id for duel in open_duels for seat in duel.seats.all()}
+    fmt = registry.of(tournament)
     return {
-        "open_duels": open_duels,
-        "tied_players": tied_players,
-        "life_bands": life,
-        "grand_final": grand_final,
-        "bands": [(seat, bands.get(seat.player_id, 0)) for seat in view.seats],
-        "sharp_at": sharp_at,
-        "sharp_now": bool(sharp_at and timezone.now() >= sharp_at),
-        "elapsed": _elapsed(view.table.started_at),
-        "survivors": [seat.player.name for seat in view.seats if seat.out_order is None],
+        "table_links": [],
+        **fmt.table_context(tournament, view),
+        "fmt": fmt,
         "tournament": tournament,
         "view": view,
         "table": view.table,
@@ -145,21 +126,9 @@ def _table_context(
         "idempotency_key": uuid.uuid4().hex,
         "calculators": _calculators(tournament, view.seats, entered),
         "entered_winner": entered.winner if entered else None,
-        # Card points are entered in the knockout final and at every points-format table.
-        "is_final": view.table.points_target is not None or tournament.format == enums.Format.POINTS,
-        "is_points": tournament.format == enums.Format.POINTS,
-        "can_call_time": tournament.format == enums.Format.POINTS and bool(tournament.round_time_limit_minutes),
         "can_write": view.table.status != enums.TableStatus.CLOSED
         and view.table.round.status != enums.RoundStatus.FINISHED,
     }
-
-
-def _elapsed(started_at: datetime | None) -> str:
-    """Minutes:seconds since the table started, as the timer shows it."""
-    if started_at is None:
-        return ""
-    seconds = max(int((timezone.now() - started_at).total_seconds()), 0)
-    return f"{seconds // 60}:{seconds % 60:02d}"
 
 
 def _render_table(
@@ -213,7 +182,7 @@ def _refused(
     """Answer a refused entry. ``attempt`` names what was tried when the view itself refuses
     (the services audit their own refusals)."""
     if attempt:
-        services.audit_refusal(
+        writes.audit_refusal(
             attempt,
             error,
             tournament=tournament,
@@ -249,7 +218,7 @@ def _int(value: str | None) -> int | None:
 @tournament_role(enums.Role.REFEREE)
 def set_dealer(request: HtmxHttpRequest, tournament: Tournament, table_id: int) -> HttpResponse:
     try:
-        table = play_services.set_first_dealer(
+        table = results.set_first_dealer(
             tournament=tournament,
             actor=request.user,
             table_id=table_id,
@@ -306,7 +275,8 @@ def _winner_notice(game: Game) -> str:
 @require_POST
 @tournament_role(enums.Role.REFEREE)
 def record_game(request: HtmxHttpRequest, tournament: Tournament, table_id: int) -> HttpResponse:
-    if tournament.format == enums.Format.LIFE_BANDS:
+    fmt = registry.of(tournament)
+    if fmt.entry == "loser":
         return _record_loss(request, tournament, table_id)
     entered, problem = _final_entries(request)
     if problem:
@@ -314,7 +284,7 @@ def record_game(request: HtmxHttpRequest, tournament: Tournament, table_id: int)
     if entered.winner is None:
         return _refused(request, tournament, table_id, _("Tap the winner of the game."), entered, attempt="record_game")
     try:
-        game = play_services.record_game(
+        game = fmt.record_result(
             tournament=tournament,
             actor=request.user,
             table_id=table_id,
@@ -334,7 +304,7 @@ def _record_loss(request: HtmxHttpRequest, tournament: Tournament, table_id: int
     if loser is None:
         return _refused(request, tournament, table_id, _("Tap the player who lost the game."), attempt="record_loss")
     try:
-        game = life_bands_services.record_loss(
+        game = registry.of(tournament).record_result(
             tournament=tournament,
             actor=request.user,
             table_id=table_id,
@@ -385,30 +355,36 @@ def undo_game(request: HtmxHttpRequest, tournament: Tournament, table_id: int) -
     def undone(game: object) -> str:
         return _("Game %(number)d undone.") % {"number": game.number}  # type: ignore[attr-defined]
 
-    if tournament.format == enums.Format.LIFE_BANDS:
-        return _versioned(request, tournament, table_id, life_bands_services.undo_last_loss, undone)
-    return _versioned(request, tournament, table_id, play_services.undo_last_game, undone)
+    return _versioned(request, tournament, table_id, registry.of(tournament).undo_result, undone)
 
 
 @require_POST
 @tournament_role(enums.Role.REFEREE)
 def close_table(request: HtmxHttpRequest, tournament: Tournament, table_id: int) -> HttpResponse:
-    return _versioned(request, tournament, table_id, play_services.close_table, notice=_("Table closed. Thank you!"))
+    close = registry.of(tournament).close_table
+    return _versioned(request, tournament, table_id, close, notice=_("Table closed. Thank you!"))
 
 
 @require_POST
 @tournament_role(enums.Role.REFEREE)
 def call_time(request: HtmxHttpRequest, tournament: Tournament, table_id: int) -> HttpResponse:
-    return _versioned(
-        request, tournament, table_id, play_services.call_time, _("Time is up: the table ends with the games played.")
-    )
+    call_time = registry.of(tournament).call_time
+    if call_time is None:
+        return _refused(
+            request,
+            tournament,
+            table_id,
+            _("This tournament plays a fixed number of games per table."),
+            attempt="call_time",
+        )
+    return _versioned(request, tournament, table_id, call_time, _("Time is up: the table ends with the games played."))
 
 
 @require_GET
 @tournament_role(enums.Role.REFEREE)
 def table_cards(request: HtmxHttpRequest, tournament: Tournament, round_number: int) -> HttpResponse:
     """Printable table cards with a QR code that opens the table on a tablet."""
-    rnd = selectors.round_tables(tournament, round_number)
+    rnd = play_reads.round_tables(tournament, round_number)
     if rnd is None:
         raise Http404
     cards = []

@@ -2,7 +2,7 @@
 
 Idempotent: when the demo tournament exists already it prints one line and
 changes nothing. Everything but the demo user goes through
-``tournament.services``, so the demo carries the same audit trail as a real
+the desk's services (``tournament.desk``), so the demo carries the same audit trail as a real
 event.
 """
 
@@ -17,7 +17,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
-from tournament import enums, services
+from tournament import desk, enums
 from tournament.models import Tournament
 
 DEMO_NAME = "Unterwasser-UNO Staatsmeisterschaft (Demo)"
@@ -81,11 +81,11 @@ class Command(BaseCommand):
 
         today = timezone.localdate()
         tz = timezone.get_current_timezone()
-        window = services.WindowInput(
+        window = desk.WindowInput(
             opens_at=datetime.datetime.combine(today, datetime.time(0, 0), tzinfo=tz),
             closes_at=datetime.datetime.combine(today, datetime.time(23, 59), tzinfo=tz),
         )
-        tournament = services.create_tournament(
+        tournament = desk.create_tournament(
             actor=organiser,
             name=DEMO_NAME,
             date=today,
@@ -99,7 +99,7 @@ class Command(BaseCommand):
             windows=[window],
         )
         for staff_name, staff_password, role in STAFF:
-            services.add_staff(
+            desk.add_staff(
                 tournament=tournament, actor=organiser, username=staff_name, role=role, password=staff_password
             )
 
@@ -108,7 +108,7 @@ class Command(BaseCommand):
         counts = {"players": 0, "ticked_all": 0, "checked_in": 0}
         for index, (name, club, contact, progress) in enumerate(PLAYERS):
             # The window ends at 23:59; a load in the day's last minute still registers.
-            registration = services.register_player(
+            registration = desk.register_player(
                 tournament=tournament,
                 actor=desk_user,
                 name=name,
@@ -123,13 +123,11 @@ class Command(BaseCommand):
             # "some": licence and certificate shown, fee or deck still open (alternating).
             ticked = items if progress in ("all", "in") else items[:2] + items[2 + index % 2 : 3 + index % 2]
             for item in ticked:
-                services.set_check(
-                    tournament=tournament, actor=desk_user, player_id=player_id, item_id=item.pk, done=True
-                )
+                desk.set_check(tournament=tournament, actor=desk_user, player_id=player_id, item_id=item.pk, done=True)
             if progress in ("all", "in"):
                 counts["ticked_all"] += 1
             if progress == "in":
-                services.check_in_player(tournament=tournament, actor=desk_user, player_id=player_id)
+                desk.check_in_player(tournament=tournament, actor=desk_user, player_id=player_id)
                 counts["checked_in"] += 1
         return tournament, counts
 

@@ -11,14 +11,15 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tournament import enums, simulation
+from tournament import simulation
+from tournament.formats import registry
 
 
 class Command(BaseCommand):
     help = "Play a tournament through with random results and print the final ranking."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--format", choices=[f.value for f in enums.Format], default=enums.Format.KNOCKOUT)
+        parser.add_argument("--format", choices=sorted(registry.FORMATS), default="knockout")
         parser.add_argument("--players", type=int, required=True)
         parser.add_argument("--seed", type=int, default=1)
 
@@ -28,11 +29,6 @@ class Command(BaseCommand):
             raise CommandError("--players must be at least 2")
         actor = simulation.system_user()
         tournament = simulation.create_field(fmt=fmt, players=players, seed=seed, actor=actor)
-        if fmt == enums.Format.LIFE_BANDS:
-            simulation.simulate_life_bands(tournament, seed=seed, actor=actor)
-        elif fmt == enums.Format.POINTS:
-            simulation.simulate_points(tournament, seed=seed, actor=actor)
-        else:
-            simulation.simulate_knockout(tournament, seed=seed, actor=actor)
+        simulation.simulate(tournament, seed=seed, actor=actor)
         for line in simulation.ranking_lines(tournament):
             self.stdout.write(line)

@@ -21,8 +21,11 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, Response, expect
 
-from tournament import enums, play_services, services, simulation
+from tournament import desk, enums, simulation
+from tournament.errors import NeedsChoice
+from tournament.formats.knockout import services as knockout_services
 from tournament.models import CheckIn, Round, StaffRole, Table, Tournament
+from tournament.play import results as play_results
 from tournament.tests.browser.conftest import SCREENSHOTS, TIMEOUT_MS
 from tournament.tests.browser.tablet import seated
 from tournament.tests.factories import PlayerFactory, TournamentFactory
@@ -125,7 +128,7 @@ def big_field(transactional_db) -> Callable[[int], Tournament]:  # type: ignore[
             for _ in range(players)
         ]
         CheckIn.objects.bulk_create(CheckIn(player=player) for player in batch)
-        services.draw_start_numbers(tournament=tournament, actor=None, seed=SEED)
+        desk.draw_start_numbers(tournament=tournament, actor=None, seed=SEED)
         tournament.refresh_from_db()
         return tournament
 
@@ -141,14 +144,14 @@ FRESH = re.compile(r"^updated \d+ s ago$")
 
 
 def seat_round_1(tournament: Tournament) -> Round:
-    started = play_services.generate_next_round(tournament=tournament, actor=None, seed=SEED)
+    started = knockout_services.generate_next_round(tournament=tournament, actor=None, seed=SEED)
     assert started.round is not None
     return started.round
 
 
 def set_dealer(tournament: Tournament, table: Table, position: int = 0) -> Table:
     table.refresh_from_db()
-    return play_services.set_first_dealer(
+    return play_results.set_first_dealer(
         tournament=tournament,
         actor=None,
         table_id=table.pk,
@@ -169,7 +172,7 @@ def record_win(tournament: Tournament, table: Table, position: int) -> None:
     hands = None
     if table.points_target is not None:
         hands = {seat.player_id: {"7": 1, "draw_two": 1} for seat in seated(table) if seat.player_id != winner}
-    play_services.record_game(
+    knockout_services.record_game(
         tournament=tournament,
         actor=None,
         table_id=table.pk,
@@ -183,9 +186,9 @@ def record_win(tournament: Tournament, table: Table, position: int) -> None:
 def next_round(tournament: Tournament, rng: random.Random) -> Round:
     """Generate the next knockout round, taking the first option where a count does not split."""
     try:
-        started = play_services.generate_next_round(tournament=tournament, actor=None, seed=rng.getrandbits(31))
-    except play_services.NeedsChoice as choice:
-        started = play_services.generate_next_round(
+        started = knockout_services.generate_next_round(tournament=tournament, actor=None, seed=rng.getrandbits(31))
+    except NeedsChoice as choice:
+        started = knockout_services.generate_next_round(
             tournament=tournament, actor=None, choice=choice.options[0].code, seed=rng.getrandbits(31)
         )
     assert started.round is not None
@@ -546,7 +549,7 @@ def test_the_final_shows_its_points(knockout_field, open_projector) -> None:  # 
 
 def test_finished_tournament_shows_the_podium(knockout_field, open_projector) -> None:  # type: ignore[no-untyped-def]
     tournament = knockout_field(5)
-    simulation.simulate_knockout(tournament, seed=SEED)
+    simulation.simulate(tournament, seed=SEED)
     assert tournament.status == enums.TournamentStatus.FINISHED
     top = simulation.ranking_lines(tournament)[:3]
     projector = open_projector(tournament)

@@ -25,10 +25,14 @@ from django.urls import reverse
 from playwright.sync_api import Locator, Page, expect
 
 from games.models import Game, GameScore, GameStatus
-from tournament import enums, life_bands_services, play_services, simulation
+from tournament import enums, simulation
+from tournament.errors import ServiceError
+from tournament.formats.knockout import services as knockout
+from tournament.formats.life_bands import services as life_bands
 from tournament.models import StaffRole, Table, Tournament
-from tournament.services import REFUSED
+from tournament.play import results
 from tournament.tests.browser.tablet import DESK, expect_status, panel, seated
+from tournament.writes import REFUSED
 
 pytestmark = pytest.mark.browser
 
@@ -53,9 +57,9 @@ def field(organiser, referee):  # type: ignore[no-untyped-def]
         StaffRole.objects.create(tournament=tournament, user=organiser, role=enums.Role.ORGANISER)
         StaffRole.objects.create(tournament=tournament, user=referee, role=enums.Role.REFEREE)
         if fmt == enums.Format.LIFE_BANDS:
-            life_bands_services.start_main_round(tournament=tournament, actor=organiser, seed=SEED)
+            life_bands.start_main_round(tournament=tournament, actor=organiser, seed=SEED)
         else:
-            play_services.generate_next_round(tournament=tournament, actor=organiser, seed=SEED)
+            knockout.generate_next_round(tournament=tournament, actor=organiser, seed=SEED)
         return tournament
 
     return make
@@ -67,7 +71,7 @@ def table_url(tournament: Tournament, table: Table) -> str:
 
 def with_dealer(tournament: Tournament, table: Table, position: int = 0) -> Table:
     table.refresh_from_db()
-    return play_services.set_first_dealer(
+    return results.set_first_dealer(
         tournament=tournament,
         actor=None,
         table_id=table.pk,
@@ -189,7 +193,7 @@ def test_a_refused_replay_is_shown_beside_the_current_table(  # type: ignore[no-
     seat_rows(page).nth(0).get_by_role("button", name="Won").click()
     expect(outbox_entries(page)).to_contain_text("Waiting to be sent")
     table.refresh_from_db()
-    play_services.record_game(
+    knockout.record_game(
         tournament=tournament,
         actor=None,
         table_id=table.pk,
@@ -229,7 +233,7 @@ def test_a_server_error_shows_the_message_and_records_nothing(  # type: ignore[n
         raise RuntimeError("the database went away in the middle of the game")
 
     # The live server runs in this process: its next result entry fails after the game was written.
-    monkeypatch.setattr(play_services, "_refresh_table", broken)
+    monkeypatch.setattr(results, "stamp_table_version", broken)
     seat_rows(page).nth(2).get_by_role("button", name="Won").click()
     failed = page.locator("#outbox .outbox-entry.is-failed")
     expect(failed).to_contain_text("Not saved")
@@ -251,7 +255,7 @@ def test_a_server_error_shows_the_message_and_records_nothing(  # type: ignore[n
 def test_an_htmx_action_that_fails_offline_says_so_in_place(new_tablet, field, referee) -> None:  # type: ignore[no-untyped-def]
     tournament = field(enums.Format.KNOCKOUT, 6)
     table = with_dealer(tournament, Table.objects.get(round__tournament=tournament, number=1))
-    play_services.record_game(
+    knockout.record_game(
         tournament=tournament,
         actor=None,
         table_id=table.pk,
@@ -350,7 +354,7 @@ def test_the_calculator_records_exactly_the_tapped_hands(  # type: ignore[no-unt
 
     # A second tablet records game 2 first: this entry is refused and the hands stay.
     final.refresh_from_db()
-    play_services.record_game(
+    knockout.record_game(
         tournament=tournament,
         actor=None,
         table_id=final.pk,
@@ -401,7 +405,7 @@ def test_staff_pages_keep_themselves_current(  # type: ignore[no-untyped-def]
     # Another tablet records three games at table 1: every page follows by itself.
     for _ in range(3):
         table.refresh_from_db()
-        play_services.record_game(
+        knockout.record_game(
             tournament=tournament,
             actor=None,
             table_id=table.pk,
@@ -439,7 +443,7 @@ def test_the_organiser_reads_the_refused_entries(  # type: ignore[no-untyped-def
     table = with_dealer(tournament, Table.objects.get(round__tournament=tournament, number=1))
     seats = seated(table)
     stale = Table.objects.get(pk=table.pk).version
-    play_services.record_game(
+    knockout.record_game(
         tournament=tournament,
         actor=None,
         table_id=table.pk,
@@ -447,8 +451,8 @@ def test_the_organiser_reads_the_refused_entries(  # type: ignore[no-untyped-def
         version=stale,
         idempotency_key="a",
     )
-    with pytest.raises(play_services.ServiceError):
-        play_services.record_game(
+    with pytest.raises(ServiceError):
+        knockout.record_game(
             tournament=tournament,
             actor=referee,
             table_id=table.pk,

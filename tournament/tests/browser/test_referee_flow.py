@@ -19,7 +19,8 @@ from django.urls import reverse
 from playwright.sync_api import Locator, Page, expect
 
 from games.models import Game, GameScore, GameStatus
-from tournament import enums, play_services, simulation
+from tournament import enums, simulation
+from tournament.formats.knockout import services as knockout_services
 from tournament.models import Round, Seat, StaffRole, Table, Tournament
 from tournament.tests.browser.tablet import (
     DESK,
@@ -285,7 +286,7 @@ def test_a_stale_second_tablet_is_refused_and_records_nothing(  # type: ignore[n
     new_tablet, knockout_field, organiser, referee, browser_user, screenshot
 ) -> None:
     tournament = knockout_field(6)
-    started = play_services.generate_next_round(tournament=tournament, actor=organiser, seed=SEED)
+    started = knockout_services.generate_next_round(tournament=tournament, actor=organiser, seed=SEED)
     assert started.round is not None
     table = started.round.tables.get(number=1)
     seats = seated(table)

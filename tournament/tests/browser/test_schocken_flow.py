@@ -22,7 +22,8 @@ from django.urls import reverse
 from playwright.sync_api import Locator, Page, expect
 
 from games.models import Game, GameStatus
-from tournament import enums, life_bands_services, simulation
+from tournament import enums, simulation
+from tournament.formats.life_bands import dry_run, reads
 from tournament.models import LedgerEntry, PoolEntry, Round, StaffRole, Table, Tournament
 from tournament.tests.browser.tablet import (
     DESK,
@@ -198,8 +199,8 @@ def test_referee_decides_a_table_of_four_and_the_organiser_forms_a_consolation_t
     ]
 
     # 3. Table 2 is played through the services: 2 more wait in the pool.
-    simulation.play_schocken_table(tournament, table_2, random.Random(SEED), referee)
-    pool = life_bands_services.pool_players(tournament)
+    dry_run.play_table(tournament, table_2, random.Random(SEED), referee)
+    pool = reads.pool_players(tournament)
     assert len(pool) == 4
     waiting = [entry.player.name for entry in pool]
 
@@ -230,8 +231,12 @@ def test_referee_decides_a_table_of_four_and_the_organiser_forms_a_consolation_t
     assert not PoolEntry.objects.filter(tournament=tournament, left_at__isnull=True).exists()
 
     # 5. The referee opens the consolation table and its half tracker: one round of throws.
+    # The list shows both running rounds (main round 1 and the consolation round, round 2)
+    # side by side, so the card ids name the round too.
     nav(page).get_by_role("link", name="Tables").click()
-    page.locator("#table-link-1").click()
+    assert (cons_table.round.number, cons_table.number) == (2, 1)
+    expect(page.locator("#table-link-1-1")).to_be_visible()
+    page.locator("#table-link-2-1").click()
     expect(panel(page).locator(".table-head")).to_contain_text("Consolation")
     cons_names = [s.player.name for s in seated(cons_table)]
     expect_bands(page, [1, 1, 1, 1])  # everyone here has lost a band already

@@ -1,0 +1,184 @@
+"""Check-in: the eligibility checklist, checking in (with a recorded override),
+withdrawals, no-shows, and handing equipment back.
+
+Contract: ``tournament.writes``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournament import enums
+from tournament.desk.players import ACTIVE_STATUSES, active_count, lock_player, promote_from_waiting_list
+from tournament.errors import NeedsConfirmation, ServiceError
+from tournament.models import CheckIn, ChecklistItem, Player, PlayerCheck, Tournament
+from tournament.writes import User, acting_user, audit, bump, lock_tournament
+
+
+def set_check(*, tournament: Tournament, actor: User, player_id: int, item_id: int, done: bool) -> Player:
+    """Tick or untick one checklist item for a player."""
+    with transaction.atomic():
+        locked = lock_tournament(tournament.pk)
+        player = lock_player(locked, player_id)
+        item = ChecklistItem.objects.filter(tournament=locked, pk=item_id).first()
+        if item is None:
+            raise ServiceError(_("This checklist item does not exist."))
+        if player.status in (enums.PlayerStatus.WITHDRAWN, enums.PlayerStatus.NO_SHOW):
+            if player.status == enums.PlayerStatus.WITHDRAWN:
+                raise ServiceError(_("%(name)s has withdrawn; reinstate the player first.") % {"name": player.name})
+            raise ServiceError(_("%(name)s is marked as no-show; reinstate the player first.") % {"name": player.name})
+        existing = PlayerCheck.objects.filter(player=player, item=item).first()
+        if done and existing is None:
+            PlayerCheck.objects.create(player=player, item=item, checked_by=acting_user(actor))
+        elif not done and existing is not None:
+            existing.delete()
+        bump(locked)
+        audit(locked, actor, "check_ticked" if done else "check_unticked", player=player.pk, item=item.label)
+    return player
+
+
+def set_returned(*, tournament: Tournament, actor: User, player_id: int, item_id: int, returned: bool) -> None:
+    """Mark returnable equipment (own deck) as handed back to the player."""
+    with transaction.atomic():
+        locked = lock_tournament(tournament.pk)
+        player = lock_player(locked, player_id)
+        check = PlayerCheck.objects.filter(player=player, item_id=item_id, item__returnable=True).first()
+        if check is None:
+            raise ServiceError(_("Nothing of this kind was handed in by this player."))
+        check.returned_at = timezone.now() if returned else None
+        check.save(update_fields=["returned_at"])
+        bump(locked)
+        audit(locked, actor, "equipment_returned" if returned else "equipment_return_undone", player=player.pk)
+
+
+@dataclass(frozen=True)
+class CheckInResult:
+    player: Player
+    open_items: list[str]
+    start_number_assigned: bool
+
+
+def check_in_player(*, tournament: Tournament, actor: User, player_id: int, override: bool = False) -> CheckInResult:
+    """Check a player in.
+
+    Refused for a withdrawn, no-show or waiting player and for one already
+    checked in. A player with open checklist items is checked in only with
+    ``override``, which is recorded with who and when. After the draw a late
+    arrival gets the next free start number.
+    """
+    with transaction.atomic():
+        locked = lock_tournament(tournament.pk)
+        player = lock_player(locked, player_id)
+        if player.status == enums.PlayerStatus.CHECKED_IN:
+            raise ServiceError(_("%(name)s is already checked in.") % {"name": player.name})
+        if player.status == enums.PlayerStatus.WITHDRAWN:
+            raise ServiceError(_("%(name)s has withdrawn; reinstate the player first.") % {"name": player.name})
+        if player.status == enums.PlayerStatus.NO_SHOW:
+            raise ServiceError(_("%(name)s is marked as no-show; reinstate the player first.") % {"name": player.name})
+        if player.status == enums.PlayerStatus.WAITING:
+            raise ServiceError(_("%(name)s is on the waiting list; the tournament is full.") % {"name": player.name})
+        ticked = set(PlayerCheck.objects.filter(player=player).values_list("item_id", flat=True))
+        open_items = [item.label for item in locked.checklist_items.all() if item.pk not in ticked]
+        if open_items and not override:
+            raise NeedsConfirmation(
+                _("Open checklist items: %(items)s. Check in only with an override.")
+                % {"items": ", ".join(open_items)},
+                kind="override",
+            )
+        CheckIn.objects.create(
+            player=player, checked_in_by=acting_user(actor), override=bool(open_items), open_items=open_items
+        )
+        assigned = False
+        if player.start_number is None and locked.draws.exists():
+            player.start_number = _next_start_number(locked)
+            assigned = True
+        player.status = enums.PlayerStatus.CHECKED_IN
+        player.status_changed_at = timezone.now()
+        player.save(update_fields=["status", "status_changed_at", "start_number"])
+        bump(locked)
+        audit(
+            locked,
+            actor,
+            "player_checked_in",
+            player=player.pk,
+            override=bool(open_items),
+            open_items=open_items,
+            start_number=player.start_number,
+        )
+    return CheckInResult(player=player, open_items=open_items, start_number_assigned=assigned)
+
+
+def _next_start_number(tournament: Tournament) -> int:
+    highest = Player.objects.filter(tournament=tournament).aggregate(m=Max("start_number"))["m"]
+    return (highest or 0) + 1
+
+
+def undo_check_in(*, tournament: Tournament, actor: User, player_id: int) -> Player:
+    """Take back a check-in made by mistake (before play starts)."""
+    with transaction.atomic():
+        locked = lock_tournament(tournament.pk)
+        player = lock_player(locked, player_id)
+        if player.status != enums.PlayerStatus.CHECKED_IN:
+            raise ServiceError(_("%(name)s is not checked in.") % {"name": player.name})
+        if locked.play_started:
+            raise ServiceError(_("Play has started; withdraw the player instead."))
+        CheckIn.objects.filter(player=player, cancelled_at__isnull=True).update(cancelled_at=timezone.now())
+        player.status = enums.PlayerStatus.REGISTERED
+        player.status_changed_at = timezone.now()
+        player.save(update_fields=["status", "status_changed_at"])
+        bump(locked)
+        audit(locked, actor, "check_in_undone", player=player.pk)
+    return player
+
+
+def _leave(tournament: Tournament, actor: User, player_id: int, status: str, action: str) -> Player:
+    with transaction.atomic():
+        locked = lock_tournament(tournament.pk)
+        player = lock_player(locked, player_id)
+        if player.status == status:
+            if status == enums.PlayerStatus.WITHDRAWN:
+                raise ServiceError(_("%(name)s has already withdrawn.") % {"name": player.name})
+            raise ServiceError(_("%(name)s is already marked as no-show.") % {"name": player.name})
+        if status == enums.PlayerStatus.NO_SHOW and player.status == enums.PlayerStatus.CHECKED_IN:
+            raise ServiceError(_("%(name)s is checked in; withdraw the player instead.") % {"name": player.name})
+        was_holding_place = player.status in ACTIVE_STATUSES
+        CheckIn.objects.filter(player=player, cancelled_at__isnull=True).update(cancelled_at=timezone.now())
+        player.status = status
+        player.status_changed_at = timezone.now()
+        player.save(update_fields=["status", "status_changed_at"])
+        audit(locked, actor, action, player=player.pk, name=player.name)
+        if was_holding_place:
+            promote_from_waiting_list(locked, actor)
+        bump(locked)
+    return player
+
+
+def withdraw_player(*, tournament: Tournament, actor: User, player_id: int) -> Player:
+    """Withdraw a player; the first on the waiting list moves up."""
+    return _leave(tournament, actor, player_id, enums.PlayerStatus.WITHDRAWN, "player_withdrawn")
+
+
+def mark_no_show(*, tournament: Tournament, actor: User, player_id: int) -> Player:
+    """Mark a registered player who did not come; the waiting list moves up."""
+    return _leave(tournament, actor, player_id, enums.PlayerStatus.NO_SHOW, "player_no_show")
+
+
+def reinstate_player(*, tournament: Tournament, actor: User, player_id: int) -> Player:
+    """Bring a withdrawn or no-show player back: registered, or waiting if full."""
+    with transaction.atomic():
+        locked = lock_tournament(tournament.pk)
+        player = lock_player(locked, player_id)
+        if player.status not in (enums.PlayerStatus.WITHDRAWN, enums.PlayerStatus.NO_SHOW):
+            raise ServiceError(_("%(name)s has not withdrawn.") % {"name": player.name})
+        full = active_count(locked) >= locked.capacity
+        player.status = enums.PlayerStatus.WAITING if full else enums.PlayerStatus.REGISTERED
+        player.status_changed_at = timezone.now()
+        player.save(update_fields=["status", "status_changed_at"])
+        bump(locked)
+        audit(locked, actor, "player_reinstated", player=player.pk, waiting=full)
+    return player

@@ -1,0 +1,186 @@
+"""Tournaments: creating one, its settings, checklist and registration windows.
+
+Contract: ``tournament.writes``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date as date_type
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils.translation import gettext as _
+
+from games.models import GameScore, GameStatus
+from games.rules import uno
+from tournament import enums
+from tournament.desk.players import name_key, promote_from_waiting_list
+from tournament.errors import ServiceError
+from tournament.formats import registry
+from tournament.models import ChecklistItem, RegistrationWindow, StaffRole, Tournament
+from tournament.writes import User, acting_user, audit, bump, lock_tournament
+
+
+@dataclass(frozen=True)
+class WindowInput:
+    opens_at: datetime
+    closes_at: datetime
+
+
+def create_tournament(
+    *,
+    actor: User,
+    name: str,
+    date: date_type,
+    venue: str,
+    game: str,
+    format: str,
+    capacity: int,
+    entry_fee: Decimal,
+    checklist: Sequence[str] = (),
+    returnable: Sequence[str] = (),
+    windows: Sequence[WindowInput] = (),
+) -> Tournament:
+    """Create a tournament with its checklist and registration windows; the
+    creator becomes its organiser."""
+    if not name.strip():
+        raise ServiceError(_("A tournament needs a name."))
+    if game not in enums.Game.values:
+        raise ServiceError(_("Unknown game."))
+    if format not in registry.FORMATS:
+        raise ServiceError(_("Unknown format."))
+    record = registry.get(format)
+    if game not in record.games:
+        games = ", ".join(str(enums.Game(slug).label) for slug in record.games)
+        raise ServiceError(_("%(format)s is played with %(games)s.") % {"format": record.label, "games": games})
+    if capacity < 3:
+        raise ServiceError(_("Capacity must be at least 3 players."))
+    for window in windows:
+        if window.closes_at <= window.opens_at:
+            raise ServiceError(_("A registration window must close after it opens."))
+    labels = _clean_labels(checklist)
+    with transaction.atomic():
+        tournament = Tournament.objects.create(
+            name=name.strip(),
+            date=date,
+            venue=venue.strip(),
+            game=game,
+            format=format,
+            capacity=capacity,
+            entry_fee=entry_fee,
+            created_by=acting_user(actor),
+        )
+        returnable_keys = {name_key(label) for label in returnable}
+        ChecklistItem.objects.bulk_create(
+            ChecklistItem(
+                tournament=tournament, label=label, position=index, returnable=name_key(label) in returnable_keys
+            )
+            for index, label in enumerate(labels)
+        )
+        RegistrationWindow.objects.bulk_create(
+            RegistrationWindow(tournament=tournament, opens_at=w.opens_at, closes_at=w.closes_at) for w in windows
+        )
+        if acting_user(actor) is not None:
+            StaffRole.objects.create(tournament=tournament, user=actor, role=enums.Role.ORGANISER)
+        audit(tournament, actor, "tournament_created", name=tournament.name)
+    return tournament
+
+
+def _clean_labels(labels: Iterable[str]) -> list[str]:
+    seen: set[str] = set()
+    clean: list[str] = []
+    for label in labels:
+        label = label.strip()
+        if label and name_key(label) not in seen:
+            seen.add(name_key(label))
+            clean.append(label[:120])
+    return clean
+
+
+def add_checklist_item(*, tournament: Tournament, actor: User, label: str, returnable: bool = False) -> ChecklistItem:
+    label = label.strip()
+    if not label:
+        raise ServiceError(_("A checklist item needs a label."))
+    with transaction.atomic():
+        locked = lock_tournament(tournament.pk)
+        if any(name_key(i.label) == name_key(label) for i in locked.checklist_items.all()):
+            raise ServiceError(_("“%(label)s” is already on the checklist.") % {"label": label})
+        position = (locked.checklist_items.aggregate(m=Max("position"))["m"] or 0) + 1
+        item = ChecklistItem.objects.create(
+            tournament=locked, label=label[:120], position=position, returnable=returnable
+        )
+        bump(locked)
+        audit(locked, actor, "checklist_item_added", label=label)
+    return item
+
+
+def remove_checklist_item(*, tournament: Tournament, actor: User, item_id: int) -> None:
+    with transaction.atomic():
+        locked = lock_tournament(tournament.pk)
+        item = ChecklistItem.objects.filter(tournament=locked, pk=item_id).first()
+        if item is None:
+            raise ServiceError(_("This checklist item does not exist."))
+        if item.checks.exists():
+            raise ServiceError(_("“%(label)s” is already ticked for players and stays.") % {"label": item.label})
+        item.delete()
+        bump(locked)
+        audit(locked, actor, "checklist_item_removed", label=item.label)
+
+
+def add_registration_window(
+    *, tournament: Tournament, actor: User, opens_at: datetime, closes_at: datetime
+) -> RegistrationWindow:
+    if closes_at <= opens_at:
+        raise ServiceError(_("A registration window must close after it opens."))
+    with transaction.atomic():
+        locked = lock_tournament(tournament.pk)
+        window = RegistrationWindow.objects.create(tournament=locked, opens_at=opens_at, closes_at=closes_at)
+        bump(locked)
+        audit(locked, actor, "registration_window_added", opens_at=opens_at.isoformat())
+    return window
+
+
+def update_tournament(*, tournament: Tournament, actor: User, **values: Any) -> Tournament:
+    """Change settings. Table sizes and capacity are checked; a capacity raise
+    moves the waiting list up."""
+    with transaction.atomic():
+        locked = lock_tournament(tournament.pk)
+        for key, value in values.items():
+            setattr(locked, key, value)
+        if locked.table_size_max < locked.table_size:
+            raise ServiceError(_("The largest table size cannot be below the preferred size."))
+        if locked.play_started and values.get("format", locked.format) != tournament.format:
+            raise ServiceError(_("The format cannot change once play has started."))
+        locked.save()
+        promote_from_waiting_list(locked, actor)
+        bump(locked)
+        audit(locked, actor, "tournament_updated", fields=sorted(values))
+    locked.refresh_from_db()
+    return locked
+
+
+def set_scoring_table(*, tournament: Tournament, actor: User, values: Mapping[str, object]) -> Tournament:
+    """Change the card scoring table; locked once any card points are recorded."""
+    try:
+        clean = uno.validate_scoring_table(values)
+    except uno.InvalidScoringTable:
+        raise ServiceError(_("Every action card needs a value of 0 or more.")) from None
+    with transaction.atomic():
+        locked = lock_tournament(tournament.pk)
+        if scoring_locked(locked):
+            raise ServiceError(_("Card points have been recorded: the scoring table is locked."))
+        locked.scoring_table = clean
+        locked.save(update_fields=["scoring_table"])
+        bump(locked)
+        audit(locked, actor, "scoring_table_changed", values=clean)
+    return locked
+
+
+def scoring_locked(tournament: Tournament) -> bool:
+    """As ``set_scoring_table`` decides: card points of a valid game lock the table."""
+    return GameScore.objects.filter(game__table__round__tournament=tournament, game__status=GameStatus.VALID).exists()

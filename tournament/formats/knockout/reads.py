@@ -1,0 +1,127 @@
+"""Reads of the knockout format: snapshots for its pure rules, its ranking, and
+what its pages show beyond the common parts. Fixed query counts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from tournament import enums
+from tournament.formats.knockout import rules as knockout
+from tournament.formats.record import START_NUMBER_RULE, Label, PublicExtras, Standing
+from tournament.models import Player, Round, Table, Tournament
+
+# The ranking page's title, the columns it fills beyond place and name, and whether the
+# ranking means something while play goes on (the public pages then show it as standings).
+RANKING_TITLE = gettext_lazy("Final ranking")
+RANKING_COLUMNS = ("reached", "games_won")
+LIVE_STANDINGS = False
+RULE_LABELS: dict[str, Label] = {
+    knockout.RULE_FINAL_PLACE: gettext_lazy("points in the final"),
+    knockout.RULE_DUEL: gettext_lazy("tie on points: duel"),
+    knockout.RULE_ROUND_REACHED: gettext_lazy("round reached"),
+    knockout.RULE_GAMES_WON: gettext_lazy("games won"),
+    **START_NUMBER_RULE,
+}
+
+
+def entrants(tournament: Tournament) -> list[knockout.Entrant]:
+    """Snapshot of the checked-in players."""
+    players = Player.objects.filter(tournament=tournament, status=enums.PlayerStatus.CHECKED_IN)
+    return [knockout.Entrant(id=p.pk, start_number=p.start_number or 0, club=p.club) for p in players]
+
+
+def round_results(tournament: Tournament) -> list[knockout.RoundResult]:
+    """Snapshot of every round's table results (two queries, whatever the size)."""
+    results = []
+    rounds = Round.objects.filter(tournament=tournament).order_by("number").prefetch_related("tables__seats")
+    for rnd in rounds:
+        tables = tuple(
+            knockout.TableResult(
+                number=table.number,
+                is_duel=table.is_duel,
+                seats=tuple(
+                    knockout.SeatResult(player_id=seat.player_id, place=seat.place or 0, games_won=seat.games_won)
+                    for seat in table.seats.all()
+                ),
+            )
+            for table in rnd.tables.all()
+        )
+        final_order: tuple[int, ...] = ()
+        if rnd.stage == enums.Stage.FINAL:
+            main = next((t for t in rnd.tables.all() if not t.is_duel), None)
+            if main is not None:
+                final_order = tuple(s.player_id for s in sorted(main.seats.all(), key=lambda s: s.place or 99))
+        results.append(
+            knockout.RoundResult(number=rnd.stage_number, stage=rnd.stage, tables=tables, final_order=final_order)
+        )
+    return results
+
+
+def _reached(entry: knockout.RankEntry) -> Label:
+    if entry.reached == knockout.FINAL:
+        return _("Final")
+    if entry.reached == knockout.LUCKY_LOSER:
+        return _("Lucky-loser round")
+    if entry.reached == knockout.MAIN:
+        return _("Round %(number)s") % {"number": entry.reached_round}
+    return "–"
+
+
+def ranking(tournament: Tournament) -> list[Standing]:
+    """Everyone ranked: how far they got, then games won at the table where they went out,
+    then the lower start number; the final's places by the final (and its duels)."""
+    players_in = entrants(tournament)
+    entries = knockout.rank_players(players_in, round_results(tournament))
+    players = {p.pk: p for p in Player.objects.filter(pk__in=[e.id for e in players_in])}
+    return [
+        Standing.of(
+            e,
+            players[e.player_id],
+            RULE_LABELS,
+            reached=_reached(e),
+            reached_stage=e.reached,
+            games_won=e.games_won,  # at the table where the player went out (the final for finalists)
+        )
+        for e in entries
+    ]
+
+
+def rounds_context(tournament: Tournament, rounds: list[Round]) -> dict[str, Any]:
+    return {}
+
+
+def table_context(tournament: Tournament, view: Any) -> dict[str, Any]:
+    """The final's calculator and its open duels; other tables count games won."""
+    table = view.table
+    open_duels: list[Table] = []
+    tied: set[int] = set()
+    if table.points_target is not None:
+        open_duels = list(
+            Table.objects.filter(round=table.round, is_duel=True, status=enums.TableStatus.PLAYING)
+            .prefetch_related("seats")
+            .order_by("number")
+        )
+        tied = {seat.player_id for duel in open_duels for seat in duel.seats.all()}
+    return {
+        "calculator": table.points_target is not None,
+        "penalties": False,
+        "open_duels": open_duels,
+        "tied_players": tied,
+        "can_call_time": False,
+    }
+
+
+def public_extras(tournament: Tournament) -> PublicExtras:
+    return PublicExtras()
+
+
+def default_checklist() -> list[str]:
+    return [_("Diving licence (OWD)"), _("Medical certificate"), _("Entry fee paid")]
+
+
+def counts_card_points(table: Table) -> bool:
+    """Only the final counts card points."""
+    return table.points_target is not None

@@ -1,0 +1,1 @@
+"""The life bands format: pure rules (rules.py), writes (services.py), reads (reads.py) and its record (plugin.py)."""

@@ -1,0 +1,23 @@
+"""The life-bands format's record (see ``tournament.formats.record.build``): Schocken games are
+entered by their loser, main and consolation rounds play at once, and the half tracker is its own page."""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from tournament import enums
+from tournament.formats.life_bands import views
+from tournament.formats.record import build
+
+HALF_TRACKER = path(
+    "t/<int:tournament_id>/referee/tables/<int:table_id>/half-tracker/", views.half_tracker, name="half_tracker"
+)
+
+FORMAT = build(
+    "life_bands",
+    label=enums.Format.LIFE_BANDS.label,
+    games=(enums.Game.SCHOCKEN,),
+    entry="loser",
+    parallel_rounds=True,
+    urlpatterns=(HALF_TRACKER,),
+)

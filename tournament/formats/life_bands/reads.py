@@ -1,0 +1,251 @@
+"""Reads of the life-bands format: bands left, the waiting pool, the ranking, and
+what its pages show beyond the common parts. Fixed query counts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.db.models import Count, Sum
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from games.models import GameStatus
+from tournament import enums
+from tournament.formats.life_bands import rules as life_bands
+from tournament.formats.record import START_NUMBER_RULE, Label, PublicExtras, Standing
+from tournament.models import LedgerEntry, Player, PoolEntry, Round, Seat, Table, Tournament
+
+# The ranking page's title, the columns it fills beyond place and name, and whether the
+# ranking means something while play goes on (the public pages then show it as standings).
+RANKING_TITLE = gettext_lazy("Final ranking")
+RANKING_COLUMNS = ("reached",)
+LIVE_STANDINGS = False
+RULE_LABELS: dict[str, Label] = {
+    life_bands.RULE_GRAND_FINAL: gettext_lazy("place in the grand final"),
+    life_bands.RULE_NOT_IN_GRAND_FINAL: gettext_lazy("did not reach the grand final"),
+    life_bands.RULE_WENT_OUT_LATER: gettext_lazy("went out later"),
+    **START_NUMBER_RULE,
+}
+
+
+def bands_left(tournament: Tournament, player_ids: list[int]) -> dict[int, int]:
+    """Life bands each player still has, from the ledger."""
+    sums = dict(
+        LedgerEntry.objects.filter(tournament=tournament, player_id__in=player_ids)
+        .values_list("player_id")
+        .annotate(total=Sum("bands"))
+        .values_list("player_id", "total")
+    )
+    return {pid: tournament.life_bands + (sums.get(pid) or 0) for pid in player_ids}
+
+
+@dataclass(frozen=True)
+class State:
+    """Where everyone is (read under the tournament lock)."""
+
+    main_round: Round | None
+    main_open: bool  # main tables still playing
+    main_survivors: list[int]  # alive in main, waiting for the next main round
+    main_winners: list[int]
+    main_done: bool
+    consolation: Round | None
+    consolation_playing: bool
+    pool: list[int]  # oldest first
+    consolation_winners: list[int]
+    consolation_done: bool
+    grand_final: Round | None
+
+
+def state(tournament: Tournament) -> State:
+    """Where every player of the tournament is now (the services read it under the tournament lock)."""
+    rounds = list(Round.objects.filter(tournament=tournament).order_by("number"))
+    main_rounds = [r for r in rounds if r.stage == enums.Stage.MAIN]
+    main_round = main_rounds[-1] if main_rounds else None
+    consolation = next((r for r in rounds if r.stage == enums.Stage.CONSOLATION), None)
+    grand_final = next((r for r in rounds if r.stage == enums.Stage.GRAND_FINAL), None)
+    main_open = bool(main_round and main_round.tables.filter(status=enums.TableStatus.PLAYING).exists())
+    main_winners: list[int] = []
+    main_survivors: list[int] = []
+    main_done = False
+    if main_round is not None and not main_open:
+        final_table = main_round.tables.filter(is_final=True).first()
+        survivors = list(
+            Seat.objects.filter(table__round=main_round, out_order__isnull=True)
+            .order_by("player__start_number")
+            .values_list("player_id", flat=True)
+        )
+        if final_table is not None:
+            main_winners, main_done = survivors, True
+        else:
+            main_survivors = survivors
+    consolation_playing = bool(consolation and consolation.tables.filter(status=enums.TableStatus.PLAYING).exists())
+    pool = list(
+        PoolEntry.objects.filter(tournament=tournament, left_at__isnull=True)
+        .order_by("joined_at", "pk")
+        .values_list("player_id", flat=True)
+    )
+    consolation_winners = list(
+        PoolEntry.objects.filter(tournament=tournament, left_reason=PoolEntry.Left.QUALIFIED).values_list(
+            "player_id", flat=True
+        )
+    )
+    if consolation is not None:
+        consolation_winners += list(
+            Seat.objects.filter(table__round=consolation, table__is_final=True, advances=True).values_list(
+                "player_id", flat=True
+            )
+        )
+    final_cons = consolation.tables.filter(is_final=True).first() if consolation else None
+    consolation_done = (
+        main_done
+        and not pool
+        and not consolation_playing
+        and (final_cons is None or final_cons.status != enums.TableStatus.PLAYING)
+    )
+    return State(
+        main_round=main_round,
+        main_open=main_open,
+        main_survivors=main_survivors,
+        main_winners=main_winners,
+        main_done=main_done,
+        consolation=consolation,
+        consolation_playing=consolation_playing,
+        pool=pool,
+        consolation_winners=consolation_winners,
+        consolation_done=consolation_done,
+        grand_final=grand_final,
+    )
+
+
+def pool_players(tournament: Tournament) -> list[PoolEntry]:
+    """Who waits in the consolation pool, the longest waiting first."""
+    return list(
+        PoolEntry.objects.filter(tournament=tournament, left_at__isnull=True)
+        .select_related("player")
+        .order_by("joined_at", "pk")
+    )
+
+
+def ranking(tournament: Tournament) -> list[Standing]:
+    """Everyone: grand finalists by the order of elimination, the others by when
+    they went out (later ranks higher), then start number."""
+    players = {p.pk: p for p in Player.objects.filter(tournament=tournament, status=enums.PlayerStatus.CHECKED_IN)}
+    gf = Round.objects.filter(tournament=tournament, stage=enums.Stage.GRAND_FINAL).first()
+    gf_order: list[int] = []
+    if gf is not None:
+        gf_seats = list(Seat.objects.filter(table__round=gf))
+        gf_order = [s.player_id for s in sorted(gf_seats, key=lambda s: (s.place or 0, s.player_id)) if s.place]
+        gf_order += [s.player_id for s in gf_seats if not s.place]
+    cuts = (
+        LedgerEntry.objects.filter(tournament=tournament, kind=enums.LedgerKind.BAND_CUT)
+        .exclude(game__status=GameStatus.VOIDED)
+        .values_list("player_id", "game_id", "table__round__stage", "table__round__stage_number")
+    )
+    out_sequence: dict[int, int] = {}
+    went_out: dict[int, str] = {}
+    remaining = dict.fromkeys(players, tournament.life_bands)
+    for pid, game_id, stage, stage_number in cuts.order_by("game_id"):
+        if pid not in remaining:
+            continue
+        remaining[pid] -= 1
+        if remaining[pid] <= 0:
+            out_sequence[pid] = game_id
+            went_out[pid] = f"{stage}:{stage_number}"
+    start = {pid: p.start_number or 0 for pid, p in players.items()}
+    entries = life_bands.rank_players(start, gf_order, out_sequence)
+    return [
+        Standing.of(
+            e,
+            players[e.player_id],
+            RULE_LABELS,
+            reached=_reached(e.grand_final_place, went_out.get(e.player_id, "")),
+            reached_stage=enums.Stage.GRAND_FINAL
+            if e.grand_final_place
+            else went_out.get(e.player_id, "").split(":", 1)[0],
+        )
+        for e in entries
+    ]
+
+
+def _reached(grand_final_place: int | None, went_out: str) -> Label:
+    if grand_final_place:
+        return _("Grand final")
+    if went_out.startswith(enums.Stage.MAIN):
+        return _("Out in the main round")
+    if went_out:
+        return _("Out in the consolation round")
+    return _("still playing")
+
+
+def rounds_context(tournament: Tournament, rounds: list[Round]) -> dict[str, Any]:
+    """Main round, consolation pool and grand final side by side, with where everyone is."""
+    return {
+        "state": state(tournament),
+        "pool": pool_players(tournament),
+        "main_rounds": [r for r in rounds if r.stage == enums.Stage.MAIN],
+        "consolation_rounds": [r for r in rounds if r.stage == enums.Stage.CONSOLATION],
+        "grand_final_rounds": [r for r in rounds if r.stage == enums.Stage.GRAND_FINAL],
+    }
+
+
+def _elapsed(started_at: Any) -> str:
+    """Minutes:seconds since the table started, as the timer shows it."""
+    if started_at is None:
+        return ""
+    seconds = max(int((timezone.now() - started_at).total_seconds()), 0)
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def table_context(tournament: Tournament, view: Any) -> dict[str, Any]:
+    """Chips and bands per seat, the 15-minute timer and sharp play (not in the grand final)."""
+    table = view.table
+    grand_final = table.round.stage == enums.Stage.GRAND_FINAL
+    bands = bands_left(tournament, [seat.player_id for seat in view.seats])
+    sharp_at = None
+    if not grand_final and table.started_at:
+        sharp_at = table.started_at + timedelta(minutes=tournament.sharp_play_minutes)
+    return {
+        "grand_final": grand_final,
+        "bands": [(seat, bands.get(seat.player_id, 0)) for seat in view.seats],
+        "sharp_at": sharp_at,
+        "sharp_now": bool(sharp_at and timezone.now() >= sharp_at),
+        "elapsed": _elapsed(table.started_at),
+        "survivors": [seat.player.name for seat in view.seats if seat.out_order is None],
+        "table_links": [(reverse("tournament:half_tracker", args=[tournament.pk, table.pk]), _("Half tracker"))],
+    }
+
+
+def public_extras(tournament: Tournament) -> PublicExtras:
+    """Bands left per player (from the band cuts), the waiting pool and the sharp-play minutes."""
+    cuts = dict(
+        LedgerEntry.objects.filter(tournament=tournament, kind=enums.LedgerKind.BAND_CUT)
+        .exclude(game__status=GameStatus.VOIDED)
+        .values_list("player_id")
+        .annotate(n=Count("pk"))
+        .values_list("player_id", "n")
+    )
+    pool = list(
+        PoolEntry.objects.filter(tournament=tournament, left_at__isnull=True)
+        .order_by("joined_at", "pk")
+        .values_list("player__start_number", "player__name")
+    )
+    return PublicExtras(
+        bands={pid: max(tournament.life_bands - n, 0) for pid, n in cuts.items()},
+        default_bands=tournament.life_bands,
+        pool=pool,
+        sharp_minutes=tournament.sharp_play_minutes,
+        sharp_stages=(enums.Stage.MAIN, enums.Stage.CONSOLATION),
+    )
+
+
+def default_checklist() -> list[str]:
+    return [_("Entry fee paid"), _("Own dice and cup")]
+
+
+def counts_card_points(table: Table) -> bool:
+    """Schocken counts lids, not cards."""
+    return False

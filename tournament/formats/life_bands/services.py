@@ -1,0 +1,427 @@
+"""Writes of the life-bands format (Schocken): main rounds, the consolation
+pool and its tables, the grand final, and each game's loser.
+
+Contract: ``tournament.writes``. Chips and bands move only through
+``LedgerEntry`` rows; an undone game gets correction entries, never a delete.
+The table state (chips left, who is out) is recomputed from the valid games
+after every change, and its consequences (a band cut, joining the pool, being
+out of the tournament, reaching the grand final) are reconciled with it. The
+tournament finishes when the grand final's table is closed.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+from games.models import Game, GameStatus
+from tournament import draws, enums, seating
+from tournament.errors import NeedsChoice, ServiceError, UnknownStep
+from tournament.formats.base import FormatError
+from tournament.formats.life_bands import reads
+from tournament.formats.life_bands import rules as life_bands
+from tournament.formats.record import StepDone, refuse_other_format
+from tournament.models import LedgerEntry, Player, PoolEntry, Round, Seat, Table, Tournament
+from tournament.play import results, rounds
+from tournament.play.core import refuse_if_finished, refuse_too_few, refuse_without_draw
+from tournament.play.tables import save_outcome
+from tournament.writes import User, acting_user, audit, bump, lock_tournament, refusals_audited
+
+SLUG = "life_bands"
+
+OTHER_FORMAT = gettext_lazy("This tournament does not use the life-bands format.")
+
+
+def _require_format(tournament: Tournament) -> None:
+    refuse_other_format(tournament, SLUG, OTHER_FORMAT)
+    refuse_if_finished(tournament)
+
+
+def _seat_table(
+    tournament: Tournament, rnd: Round, players: tuple[int, ...], chips: int, actor: User, *, is_final: bool
+) -> Table:
+    """A table whose players each get ``chips`` chips (handed out through the ledger)."""
+    table = rounds.seat_table(rnd, players, seat_fields={"chips": chips}, chips_per_player=chips, is_final=is_final)
+    LedgerEntry.objects.bulk_create(
+        LedgerEntry(
+            tournament=tournament,
+            player_id=pid,
+            table=table,
+            kind=enums.LedgerKind.CHIPS_GIVEN,
+            chips=chips,
+            created_by=acting_user(actor),
+        )
+        for pid in players
+    )
+    return table
+
+
+def _plan(players: list[int], seed: int, preferred: int, largest: int, clubs: dict[int, str], apart: bool):
+    return seating.seat_players(
+        [seating.SeatingPlayer(id=pid, club=clubs.get(pid, "")) for pid in players],
+        seed,
+        preferred,
+        largest,
+        keep_clubs_apart=apart,
+    )
+
+
+def start_main_round(*, tournament: Tournament, actor: User, choice: str = "", seed: int | None = None) -> Round | None:
+    """Seat the next main round: round 1 with every checked-in player, then
+    the survivors, down to the main round's final table. Returns None when the
+    main round is over (its winners wait for the grand final)."""
+    with transaction.atomic():
+        locked = lock_tournament(tournament.pk)
+        _require_format(locked)
+        current = reads.state(locked)
+        if current.main_open:
+            raise ServiceError(_("Main-round tables are still playing."))
+        if current.main_done:
+            raise ServiceError(_("The main round is over; its winners wait for the grand final."))
+        if current.main_round is None:
+            refuse_without_draw(locked)
+            players = list(
+                Player.objects.filter(tournament=locked, status=enums.PlayerStatus.CHECKED_IN)
+                .order_by("start_number")
+                .values_list("pk", flat=True)
+            )
+            refuse_too_few(len(players), life_bands.SPEC.min_players)
+        else:
+            players = current.main_survivors
+        try:
+            plan = life_bands.plan_main(players, locked.table_size, locked.table_size_max, choice)
+        except FormatError:
+            raise ServiceError(_("%(players)d players cannot be seated.") % {"players": len(players)}) from None
+        if plan.options:
+            raise NeedsChoice(
+                _("%(players)d players cannot be split into tables of %(min)d to %(max)d. Choose how to go on.")
+                % {"players": len(players), "min": locked.table_size, "max": locked.table_size_max},
+                options=tuple(plan.options),  # type: ignore[arg-type]
+                players=len(players),
+            )
+        seed = draws.new_seed() if seed is None else seed
+        clubs = dict(Player.objects.filter(pk__in=players).values_list("pk", "club"))
+        if current.main_round is not None:
+            rounds.close_round(current.main_round, close_tables=False)
+        if plan.winners:
+            bump(locked)
+            return None
+        first = current.main_round is None
+        if plan.final_table:
+            plan_tables = _plan(list(plan.final_table), seed, len(players), len(players), clubs, False)
+        else:
+            largest = max(plan.sizes)
+            plan_tables = _plan(players, seed, locked.table_size, largest, clubs, first and locked.keep_clubs_apart)
+        rnd = rounds.open_round(locked, stage=enums.Stage.MAIN, seed=seed, algorithm=plan_tables.algorithm)
+        for table_players in plan_tables.tables:
+            _seat_table(locked, rnd, table_players, locked.chips_per_table, actor, is_final=bool(plan.final_table))
+        rounds.mark_running(locked)
+        bump(locked)
+        audit(locked, actor, "main_round_started", round=rnd.stage_number, seed=seed, final=bool(plan.final_table))
+    return rnd
+
+
+def form_consolation_tables(*, tournament: Tournament, actor: User, seed: int | None = None) -> list[Table]:
+    """Seat waiting players at new consolation tables, as the pool allows.
+
+    With nothing more to come and at most 4 left, they are the consolation
+    final table; 2 or fewer left reach the grand final directly.
+    """
+    with transaction.atomic():
+        locked = lock_tournament(tournament.pk)
+        _require_format(locked)
+        current = reads.state(locked)
+        more_coming = not current.main_done or current.consolation_playing
+        plan = life_bands.plan_pool(
+            current.pool, more_coming=more_coming, preferred=locked.table_size, largest=locked.table_size_max
+        )
+        now = timezone.now()
+        if plan.winners:
+            PoolEntry.objects.filter(tournament=locked, left_at__isnull=True, player_id__in=plan.winners).update(
+                left_at=now, left_reason=PoolEntry.Left.QUALIFIED
+            )
+            bump(locked)
+            audit(locked, actor, "consolation_qualified_directly", players=list(plan.winners))
+            return []
+        if not plan.sizes:
+            raise ServiceError(
+                ngettext(
+                    "%(count)d player waits; a table needs at least %(min)d.",
+                    "%(count)d players wait; a table needs at least %(min)d.",
+                    len(current.pool),
+                )
+                % {"count": len(current.pool), "min": locked.table_size}
+            )
+        seed = draws.new_seed() if seed is None else seed
+        rnd = current.consolation
+        if rnd is None:
+            rnd = rounds.open_round(
+                locked, stage=enums.Stage.CONSOLATION, seed=seed, algorithm=seating.SEATING_ALGORITHM
+            )
+        waiting = current.pool[: sum(plan.sizes)]
+        clubs = dict(Player.objects.filter(pk__in=waiting).values_list("pk", "club"))
+        tables: list[Table] = []
+        offset = 0
+        for size in plan.sizes:
+            group = waiting[offset : offset + size]
+            offset += size
+            drawn = _plan(group, seed + offset, size, size, clubs, False)
+            table = _seat_table(locked, rnd, drawn.tables[0], locked.chips_per_table, actor, is_final=plan.final)
+            PoolEntry.objects.filter(tournament=locked, left_at__isnull=True, player_id__in=group).update(
+                left_at=now, left_reason=PoolEntry.Left.SEATED, seated_at_table=table
+            )
+            tables.append(table)
+        bump(locked)
+        audit(locked, actor, "consolation_tables_formed", tables=[t.number for t in tables], final=plan.final)
+    return tables
+
+
+def start_grand_final(*, tournament: Tournament, actor: User, seed: int | None = None) -> Round:
+    """Seat the grand final: the main round's and the consolation's winners, 3 chips each."""
+    with transaction.atomic():
+        locked = lock_tournament(tournament.pk)
+        _require_format(locked)
+        current = reads.state(locked)
+        if current.grand_final is not None:
+            raise ServiceError(_("The grand final is already seated."))
+        if not current.main_done:
+            raise ServiceError(_("The main round is not over yet."))
+        if not current.consolation_done:
+            raise ServiceError(_("The consolation round is not over yet."))
+        players = current.main_winners + [p for p in current.consolation_winners if p not in current.main_winners]
+        if len(players) < 2:
+            raise ServiceError(_("Too few players are left for a grand final."))
+        seed = draws.new_seed() if seed is None else seed
+        drawn = _plan(players, seed, len(players), len(players), {}, False)
+        rnd = rounds.open_round(locked, stage=enums.Stage.GRAND_FINAL, seed=seed, algorithm=drawn.algorithm)
+        if len(players) < life_bands.GRAND_FINAL_SIZE:
+            rnd.seating_note = ngettext(
+                "Only %(count)d player reached the grand final (too few players, or too few life bands "
+                "for a consolation round).",
+                "Only %(count)d players reached the grand final (too few players, or too few life bands "
+                "for a consolation round).",
+                len(players),
+            ) % {"count": len(players)}
+            rnd.save(update_fields=["seating_note"])
+        _seat_table(locked, rnd, drawn.tables[0], locked.chips_grand_final, actor, is_final=True)
+        for other in Round.objects.filter(tournament=locked).exclude(pk=rnd.pk):
+            rounds.close_round(other, close_tables=False)
+        bump(locked)
+        audit(locked, actor, "grand_final_started", players=players)
+    return rnd
+
+
+def advance(*, tournament: Tournament, actor: User, seed: int | None = None, choice: str = "") -> str:
+    """One tap for the organiser: do whatever can be done next. Returns what was done."""
+    current = reads.state(tournament)
+    if current.grand_final is not None:
+        return ""
+    if not current.main_open and not current.main_done:
+        start_main_round(tournament=tournament, actor=actor, seed=seed, choice=choice)
+        return "main"
+    more_coming = not current.main_done or current.consolation_playing
+    plan = life_bands.plan_pool(
+        current.pool, more_coming=more_coming, preferred=tournament.table_size, largest=tournament.table_size_max
+    )
+    if plan.sizes or plan.winners:
+        form_consolation_tables(tournament=tournament, actor=actor, seed=seed)
+        return "consolation"
+    fresh = reads.state(tournament)
+    if fresh.main_done and fresh.consolation_done:
+        start_grand_final(tournament=tournament, actor=actor, seed=seed)
+        return "grand_final"
+    return ""
+
+
+@refusals_audited("record_loss")
+def record_loss(
+    *, tournament: Tournament, actor: User, table_id: int, loser_id: int, version: int, idempotency_key: str
+) -> Game:
+    """Record a game's loser: one chip handed in. A retry with the same key
+    records nothing more; a stale view, a closed or decided table, a loser who
+    is not (or no longer) playing at the table are refused."""
+    with transaction.atomic():
+        locked = lock_tournament(tournament.pk)
+        table, existing = results.start_result_entry(locked, table_id, version, idempotency_key)
+        if existing is not None:
+            return existing
+        seat = table.seats.filter(player_id=loser_id).first()
+        if seat is None:
+            raise ServiceError(_("This player does not sit at table %(number)d.") % {"number": table.number})
+        if seat.out_order is not None:
+            raise ServiceError(_("%(name)s is already out at this table.") % {"name": seat.player.name})
+        number = results.next_game_number(table)
+        game = Game.objects.create(
+            table=table,
+            number=number,
+            loser_id=loser_id,
+            idempotency_key=idempotency_key,
+            entered_by=acting_user(actor),
+        )
+        LedgerEntry.objects.create(
+            tournament=locked,
+            player_id=loser_id,
+            table=table,
+            game=game,
+            kind=enums.LedgerKind.CHIP_LOST,
+            chips=-1,
+            created_by=acting_user(actor),
+        )
+        refresh_table(locked, table, actor)
+        results.stamp_table_version(game, table)
+        audit(locked, actor, "chip_lost", table=table.pk, game=number, player=loser_id)
+    if locked.auto_advance:
+        _auto(locked, actor)
+    return game
+
+
+def refresh_table(tournament: Tournament, table: Table, actor: User) -> None:
+    """Recompute chips and who is out from the valid games; reconcile bands,
+    pool entries and qualification with it."""
+    seats = list(table.seats.select_related("player").order_by("position"))
+    games = list(table.games.filter(status=GameStatus.VALID).order_by("number"))
+    chips = {seat.player_id: table.chips_per_player or 0 for seat in seats}
+    out_order: dict[int, int] = {}
+    out_game: dict[int, Game] = {}
+    for game in games:
+        pid = game.loser_id
+        if pid is None or pid in out_order:
+            continue
+        chips[pid] -= 1
+        if chips[pid] <= 0:
+            out_order[pid] = len(out_order) + 1
+            out_game[pid] = game
+    grand_final = table.round.stage == enums.Stage.GRAND_FINAL
+    decided = life_bands.table_decided(len(seats), len(out_order), grand_final=grand_final)
+    for seat in seats:
+        seat.chips = max(chips[seat.player_id], 0)
+        seat.out_order = out_order.get(seat.player_id)
+        if decided:
+            seat.advances = seat.player_id not in out_order
+            if grand_final:
+                # The order of elimination gives the places from the back.
+                seat.place = len(seats) - out_order[seat.player_id] + 1 if seat.player_id in out_order else 1
+        else:
+            seat.advances = None
+            seat.place = None
+    Seat.objects.bulk_update(seats, ["chips", "out_order", "advances", "place"])
+    if not grand_final:
+        _reconcile_bands(tournament, table, seats, out_game, actor)
+        _reconcile_survivors(tournament, table, seats, decided)
+    save_outcome(tournament, table, decided=decided)
+
+
+def _reconcile_bands(
+    tournament: Tournament, table: Table, seats: list[Seat], out_game: dict[int, Game], actor: User
+) -> None:
+    for seat in seats:
+        pid = seat.player_id
+        cut = (
+            LedgerEntry.objects.filter(table=table, player_id=pid, kind=enums.LedgerKind.BAND_CUT)
+            .exclude(game__status=GameStatus.VOIDED)
+            .first()
+        )
+        if pid in out_game and cut is None:
+            LedgerEntry.objects.create(
+                tournament=tournament,
+                player_id=pid,
+                table=table,
+                game=out_game[pid],
+                kind=enums.LedgerKind.BAND_CUT,
+                bands=-1,
+                created_by=acting_user(actor),
+            )
+            # Losing at the consolation final ends the tournament, whatever bands are left
+            # (the rules play with 2 bands: the second cut is the last).
+            consolation_final = table.round.stage == enums.Stage.CONSOLATION and table.is_final
+            if reads.bands_left(tournament, [pid])[pid] > 0 and not consolation_final:
+                PoolEntry.objects.create(tournament=tournament, player_id=pid, source_table=table)
+        elif pid not in out_game:
+            # Undone: the band was restored by a correction entry; leave the pool again.
+            PoolEntry.objects.filter(
+                tournament=tournament, player_id=pid, source_table=table, left_at__isnull=True
+            ).update(left_at=timezone.now(), left_reason=PoolEntry.Left.UNDONE)
+
+
+def _reconcile_survivors(tournament: Tournament, table: Table, seats: list[Seat], decided: bool) -> None:
+    """Survivors of a decided consolation table (not the final) wait in the pool again."""
+    if table.round.stage != enums.Stage.CONSOLATION or table.is_final:
+        return
+    for seat in seats:
+        if seat.out_order is not None:
+            continue
+        open_entry = PoolEntry.objects.filter(
+            tournament=tournament, player_id=seat.player_id, source_table=table, left_at__isnull=True
+        )
+        if decided and not open_entry.exists():
+            PoolEntry.objects.create(tournament=tournament, player_id=seat.player_id, source_table=table)
+        elif not decided:
+            open_entry.update(left_at=timezone.now(), left_reason=PoolEntry.Left.UNDONE)
+
+
+def _auto(tournament: Tournament, actor: User) -> None:
+    """With automatic advancement, form consolation tables and rounds as soon as possible."""
+    for _step in range(20):
+        try:
+            if not advance(tournament=tournament, actor=actor):
+                return
+        except ServiceError:
+            return
+
+
+def _undo_guard(tournament: Tournament, table: Table) -> None:
+    moved = PoolEntry.objects.filter(source_table=table, left_reason=PoolEntry.Left.SEATED).select_related("player")
+    if moved.exists():
+        raise ServiceError(
+            _("%(names)s already play at another table; this result can no longer be undone.")
+            % {"names": ", ".join(entry.player.name for entry in moved)}
+        )
+
+
+def _give_back(tournament: Tournament, table: Table, game: Game, actor: User) -> None:
+    """The undone game's chip (and band) come back through correction entries."""
+    for entry in LedgerEntry.objects.filter(game=game).exclude(kind=enums.LedgerKind.CORRECTION):
+        LedgerEntry.objects.create(
+            tournament=tournament,
+            player_id=entry.player_id,
+            table=table,
+            game=game,
+            kind=enums.LedgerKind.CORRECTION,
+            chips=-entry.chips,
+            bands=-entry.bands,
+            created_by=acting_user(actor),
+        )
+
+
+def _after_close(tournament: Tournament, table: Table, actor: User) -> None:
+    """Closing the grand final's table decides the tournament."""
+    if table.round.stage == enums.Stage.GRAND_FINAL:
+        with transaction.atomic():
+            rounds.finish_tournament(lock_tournament(tournament.pk), actor)
+
+
+undo_last_loss = results.undoer(refresh=refresh_table, guard=_undo_guard, after_void=_give_back)
+close_table = results.closer(after=_after_close)
+
+
+def next_step(*, tournament: Tournament, actor: User, action: str = "", choice: str = "") -> StepDone:
+    """One organiser action: seat the main round, form consolation tables from the pool, or
+    seat the grand final."""
+    if action == "main":
+        start_main_round(tournament=tournament, actor=actor, choice=choice)
+        return StepDone(_("The main round is seated."))
+    if action == "consolation":
+        if not form_consolation_tables(tournament=tournament, actor=actor):
+            return StepDone(_("Too few players are left for a table: they reach the grand final directly."))
+        return StepDone(_("Consolation table seated from the waiting pool."))
+    if action == "grand_final":
+        start_grand_final(tournament=tournament, actor=actor)
+        return StepDone(_("The grand final is seated."))
+    raise UnknownStep(_("Unknown action."))
+
+
+# The names the format's record reads (``tournament.formats.record.build``).
+record_result = record_loss
+undo_result = undo_last_loss

@@ -1,0 +1,22 @@
+"""A points tournament played to its end with random hands (``simulate_tournament``)."""
+
+from __future__ import annotations
+
+import random
+
+from tournament import simulation
+from tournament.formats.points import services
+from tournament.models import Tournament
+
+
+def simulate(tournament: Tournament, *, seed: int, actor: object | None = None) -> simulation.SimulationResult:
+    """Play every planned round, then finish the tournament."""
+    rng = random.Random(seed)
+    games = 0
+    for _round in range(tournament.rounds_planned):
+        rnd = services.start_round(tournament=tournament, actor=actor, seed=rng.getrandbits(31))
+        for table in rnd.tables.order_by("number"):
+            games += simulation.play_table(tournament, table, rng, actor)
+    services.finish(tournament=tournament, actor=actor)
+    tournament.refresh_from_db()
+    return simulation.SimulationResult(tournament=tournament, rounds=tournament.rounds_planned, games=games)

@@ -1,0 +1,185 @@
+"""Writes of the points format: rounds that keep players who met apart, penalty
+points for every hand still holding cards, time called at a table, the end of
+the tournament. Contract: ``tournament.writes``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from games.models import GameStatus
+from tournament import draws, enums, seating
+from tournament.errors import ServiceError
+from tournament.formats.points import reads
+from tournament.formats.points import rules as points
+from tournament.formats.record import StepDone, refuse_other_format
+from tournament.models import Player, Round, Table, Tournament
+from tournament.play import results, rounds
+from tournament.play.core import (
+    check_writable,
+    latest_round,
+    lock_table,
+    refuse_if_finished,
+    refuse_too_few,
+    refuse_while_playing,
+    refuse_without_draw,
+)
+from tournament.play.tables import save_outcome, save_tally, tally
+from tournament.writes import User, audit, bump, lock_tournament, refusals_audited
+
+SLUG = "points"
+
+OTHER_FORMAT = gettext_lazy("This tournament does not use the points format.")
+
+
+def start_round(*, tournament: Tournament, actor: User, seed: int | None = None) -> Round:
+    """Seat the next round: every checked-in player, at tables of 3-4, with the
+    fewest repeated pairs (then the fewest repeats from the last round).
+
+    Refused while a table of the current round still plays, and after the
+    planned number of rounds. The seed, algorithm and repeated pairs are stored.
+    """
+    with transaction.atomic():
+        locked = lock_tournament(tournament.pk)
+        refuse_other_format(locked, SLUG, OTHER_FORMAT)
+        refuse_if_finished(locked)
+        current = latest_round(locked)
+        if current is not None:
+            refuse_while_playing(current.tables.all())
+            if current.number >= locked.rounds_planned:
+                raise ServiceError(_("All %(count)d rounds have been played.") % {"count": locked.rounds_planned})
+        else:
+            refuse_without_draw(locked)
+        players = list(
+            Player.objects.filter(tournament=locked, status=enums.PlayerStatus.CHECKED_IN).values_list("pk", "club")
+        )
+        refuse_too_few(len(players), points.SPEC.min_players)
+        history = reads.history(locked)
+        seed = draws.new_seed() if seed is None else seed
+        try:
+            plan = seating.seat_avoiding_repeats(
+                [seating.SeatingPlayer(id=pid, club=club) for pid, club in players],
+                seed,
+                points.met_pairs(history),
+                seating.table_pairs(history[-1]) if history else set(),
+                locked.table_size,
+                locked.table_size_max,
+            )
+        except seating.SeatingImpossible:
+            raise ServiceError(
+                _("%(players)d players cannot be split into tables of %(min)d to %(max)d.")
+                % {"players": len(players), "min": locked.table_size, "max": locked.table_size_max}
+            ) from None
+        if current is not None:
+            rounds.close_round(current)
+        note = _("Repeated pairs: %(pairs)d (from the last round: %(last)d).") % {
+            "pairs": plan.repeated_pairs,
+            "last": plan.repeats_from_last_round,
+        }
+        new_round = rounds.open_round(locked, stage=enums.Stage.MAIN, seed=seed, algorithm=plan.algorithm, note=note)
+        for table_players in plan.tables:
+            rounds.seat_table(new_round, table_players)
+        rounds.mark_running(locked)
+        bump(locked)
+        audit(
+            locked,
+            actor,
+            "points_round_started",
+            round=new_round.number,
+            seed=seed,
+            repeated_pairs=plan.repeated_pairs,
+        )
+    return new_round
+
+
+def finish(*, tournament: Tournament, actor: User) -> Tournament:
+    """End the tournament after the last round: the standings become final."""
+    with transaction.atomic():
+        locked = lock_tournament(tournament.pk)
+        refuse_if_finished(locked)
+        current = latest_round(locked)
+        if current is None or current.tables.filter(status=enums.TableStatus.PLAYING).exists():
+            raise ServiceError(_("Tables are still playing."))
+        rounds.finish_tournament(locked, actor)
+    return locked
+
+
+@refusals_audited("call_time")
+def call_time(*, tournament: Tournament, actor: User, table_id: int, version: int) -> Table:
+    """With a time limit: the round's time is up at this table.
+
+    The table is decided with the games played so far (at least one).
+    """
+    with transaction.atomic():
+        locked = lock_tournament(tournament.pk)
+        table = lock_table(locked, table_id)
+        check_writable(table, version)
+        if not locked.round_time_limit_minutes:
+            raise ServiceError(_("This tournament plays a fixed number of games per table."))
+        if not table.games.filter(status=GameStatus.VALID).exists():
+            raise ServiceError(_("Record at least one game before the time is called."))
+        table.time_called_at = timezone.now()
+        table.save(update_fields=["time_called_at"])
+        refresh_table(locked, table, actor)
+        audit(locked, actor, "time_called", table=table.pk)
+    return table
+
+
+def refresh_table(tournament: Tournament, table: Table, actor: User) -> None:
+    """Recompute totals and places from the valid games: decided after the round's number of
+    games (or when time was called), places by fewer points, more games won, start number."""
+    result = tally(table)
+    decided = points.table_decided(len(result.games), tournament.games_per_round) or (
+        table.time_called_at is not None and bool(result.games)
+    )
+    places: dict[int, int] = {}
+    if decided:
+        order = sorted(
+            result.points, key=lambda pid: (result.points[pid], -result.wins[pid], result.start_numbers[pid])
+        )
+        places = {pid: index for index, pid in enumerate(order, start=1)}
+    save_tally(table, result, places, decided=decided)
+    save_outcome(tournament, table, decided=decided)
+
+
+def score_game(
+    tournament: Tournament, table: Table, winner_id: int, priced: results.Priced
+) -> dict[int, tuple[int, dict[str, Any]]]:
+    """Everyone still holding cards takes them as penalty points; the winner takes 0."""
+    values = priced()
+    cards = {pid: value for pid, (value, _hand) in values.items()}
+    penalty = points.game_penalties(winner_id, cards)
+    return {pid: (penalty[pid], {"cards": cards.get(pid, 0), "hand": values.get(pid, (0, {}))[1]}) for pid in penalty}
+
+
+def _after_close(tournament: Tournament, table: Table, actor: User) -> None:
+    """With automatic advancement, the next round is seated once the last table is closed
+    (while rounds are left; finishing stays the organiser's decision)."""
+    if not tournament.auto_advance or table.round.tables.exclude(status=enums.TableStatus.CLOSED).exists():
+        return
+    if table.round.number < tournament.rounds_planned:
+        start_round(tournament=tournament, actor=actor)
+
+
+record_game = results.winner_recorder(score=score_game, refresh=refresh_table)
+undo_last_game = results.undoer(refresh=refresh_table)
+close_table = results.closer(after=_after_close)
+
+
+def next_step(*, tournament: Tournament, actor: User, action: str = "", choice: str = "") -> StepDone:
+    """Seat the next round, or (``action`` "finish") end the tournament after the last one."""
+    if action == "finish":
+        finish(tournament=tournament, actor=actor)
+        return StepDone(_("The tournament is finished; the standings are final."), finished=True)
+    new_round = start_round(tournament=tournament, actor=actor)
+    return StepDone(_("%(round)s seated. %(note)s") % {"round": new_round, "note": new_round.seating_note})
+
+
+# The names the format's record reads (``tournament.formats.record.build``).
+record_result = record_game
+undo_result = undo_last_game

@@ -1,0 +1,224 @@
+"""What the rest of the app may ask of a format: one ``Format`` record per format.
+
+Each format package (``tournament/formats/<slug>/``) builds its record in
+``plugin.py``; ``tournament.formats.registry`` collects them. Views, selectors,
+the simulation and the desk ask the record of the tournament's format instead
+of comparing ``tournament.format`` to a value. It is a record of functions and
+template names, not a class hierarchy: a new format writes one package and adds
+one line to the registry.
+
+Also here: ``Standing``, the one ranking row every format returns (ranking
+page, CSV export, JSON, projector, phone page), and the small result types of
+the organiser's and the referee's steps.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.urls import URLPattern
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy
+
+from games.models import Game
+from tournament.errors import ServiceError
+from tournament.formats.base import FormatSpec
+from tournament.models import Player, Round, Table, Tournament
+
+Label = str | Promise
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One place in a tournament's ranking, the same shape for every format.
+
+    ``decided_by`` is the code of the rule that put the player below the one
+    above (``Format.rule_labels`` names it); the other fields are filled where
+    the format has them and ``None`` where it has not.
+    """
+
+    place: int
+    player: Player
+    decided_by: str = ""
+    decided_by_label: Label = ""
+    reached: Label = ""  # how far the player got, in words
+    reached_stage: str = ""  # the same as a stage code (``enums.Stage``) for the JSON
+    points: int | None = None
+    games_won: int | None = None
+    games_played: int | None = None
+    best_round: int | None = None
+
+    @classmethod
+    def of(cls, entry: Any, player: Player, labels: Mapping[str, Label], **columns: Any) -> Standing:
+        """The row of a pure rules' rank entry (``place``, ``decided_by``) for ``player``, its rule named."""
+        return cls(
+            place=entry.place,
+            player=player,
+            decided_by=entry.decided_by,
+            decided_by_label=labels.get(entry.decided_by, ""),
+            **columns,
+        )
+
+
+# The rule every format breaks its last ties with (its code is "start_number" in every format's rules).
+START_NUMBER_RULE: dict[str, Label] = {"start_number": gettext_lazy("tie: lower start number")}
+
+# The columns a ranking may show beyond place, start number and name, in this order.
+RANKING_COLUMNS = ("reached", "points", "games_won", "games_played", "best_round")
+
+
+@dataclass(frozen=True)
+class StepDone:
+    """What an organiser's step on the rounds page did, said in a sentence; ``finished`` when
+    the tournament is decided (the page then goes to the ranking)."""
+
+    message: str
+    finished: bool = False
+
+
+@dataclass(frozen=True)
+class PublicExtras:
+    """What the public pages show beyond rounds, tables and seats: life bands left per player,
+    who waits in a pool, and when a table switches to sharp play."""
+
+    bands: Mapping[int, int] = field(default_factory=dict)
+    default_bands: int = 0  # bands of a player without a cut (0: the format has no bands)
+    pool: Sequence[tuple[int | None, str]] = ()
+    sharp_minutes: int | None = None
+    sharp_stages: tuple[str, ...] = ()  # the stages whose tables switch to sharp play
+
+
+@dataclass(frozen=True)
+class Templates:
+    """Template names a format fills in.
+
+    - ``rounds_step``: the organiser's next step on the rounds page (while the tournament runs);
+    - ``rounds``: the rounds below it (the bracket);
+    - ``table``: the referee's entry on a table (inside the table panel);
+    - ``seat_score``: one seat's score on the staff's lists and bracket (a ``Seat``);
+    - ``public_score``: the same on the projector (a ``PublicSeat``);
+    - ``find_status``: the phone page's "what now" for a player;
+    - ``rules``: the short rules line under a table's name.
+    """
+
+    rounds_step: str
+    rounds: str
+    table: str
+    seat_score: str
+    public_score: str
+    find_status: str
+    rules: str
+
+
+@dataclass(frozen=True)
+class Format:
+    """Everything format-specific the rest of the app uses (see the module docstring).
+
+    Writes take keyword arguments like every service (``tournament.writes``).
+    """
+
+    slug: str
+    label: Label
+    spec: FormatSpec
+    games: tuple[str, ...]  # the games it is played with; the first is the default
+    templates: Templates
+    # The tournament settings this format uses (shown on the settings page beyond the common ones).
+    settings_used: tuple[str, ...]
+    # The eligibility checklist a new tournament of this format starts with.
+    default_checklist: Callable[[], list[str]]
+    # The organiser's step on the rounds page, with the posted ``action`` and ``choice``.
+    next_step: Callable[..., StepDone]
+    # The rounds page: what the template needs beyond rounds, tables and counters.
+    rounds_context: Callable[[Tournament, list[Round]], dict[str, Any]]
+    # The referee's table page: what the entry template needs beyond the table view.
+    table_context: Callable[[Tournament, Any], dict[str, Any]]
+    # How a result is entered at a table: "winner" (with card points where counted) or "loser".
+    entry: str
+    # Whether a table's games count card points (the calculator is shown, points are tallied).
+    counts_card_points: Callable[[Table], bool]
+    record_result: Callable[..., Game]
+    undo_result: Callable[..., Game]
+    close_table: Callable[..., Table]
+    ranking: Callable[[Tournament], list[Standing]]
+    ranking_title: Label
+    ranking_columns: tuple[str, ...]
+    # The ranking means something while play goes on (points): the public pages show it as standings.
+    live_standings: bool
+    rule_labels: Mapping[str, Label]
+    public_extras: Callable[[Tournament], PublicExtras]
+    simulate: Callable[..., Any]
+    # Points format with a time limit: the table ends with the games played.
+    call_time: Callable[..., Table] | None = None
+    # Several rounds play at once (life bands: main and consolation): lists show every running round.
+    parallel_rounds: bool = False
+    urlpatterns: tuple[URLPattern, ...] = ()
+
+    def rule_label(self, code: str) -> Label:
+        return self.rule_labels.get(code, "")
+
+
+def build(
+    slug: str,
+    *,
+    label: Label,
+    games: tuple[str, ...],
+    entry: str,
+    parallel_rounds: bool = False,
+    urlpatterns: tuple[URLPattern, ...] = (),
+) -> Format:
+    """The record of the format package ``tournament/formats/<slug>/``, read from its modules by convention.
+
+    - ``rules``: ``SPEC``;
+    - ``services``: ``next_step``, ``record_result``, ``undo_result``, ``close_table`` and, where the
+      format has one, ``call_time``;
+    - ``reads``: ``ranking``, ``RANKING_TITLE``, ``RANKING_COLUMNS``, ``LIVE_STANDINGS``, ``RULE_LABELS``,
+      ``rounds_context``, ``table_context``, ``public_extras``, ``default_checklist``,
+      ``counts_card_points``;
+    - ``dry_run``: ``simulate``;
+    - templates: ``templates/formats/<slug>/`` rounds, table, seat_score, public_score, find_status, rules.
+
+    What differs beyond the modules is given here: the label, the games it is played with, how a
+    result is entered ("winner" or "loser"), whether several rounds play at once, its own URLs.
+    """
+    modules = {name: importlib.import_module(f"tournament.formats.{slug}.{name}") for name in PACKAGE_MODULES}
+    rules, services, reads, dry_run = (modules[name] for name in PACKAGE_MODULES)
+    folder = f"formats/{slug}"
+    return Format(
+        slug=slug,
+        label=label,
+        spec=rules.SPEC,
+        games=games,
+        templates=Templates(**{name: f"{folder}/{name}.html" for name in Templates.__dataclass_fields__}),
+        settings_used=rules.SPEC.settings_used,
+        default_checklist=reads.default_checklist,
+        next_step=services.next_step,
+        rounds_context=reads.rounds_context,
+        table_context=reads.table_context,
+        entry=entry,
+        counts_card_points=reads.counts_card_points,
+        record_result=services.record_result,
+        undo_result=services.undo_result,
+        close_table=services.close_table,
+        call_time=getattr(services, "call_time", None),
+        ranking=reads.ranking,
+        ranking_title=reads.RANKING_TITLE,
+        ranking_columns=reads.RANKING_COLUMNS,
+        live_standings=reads.LIVE_STANDINGS,
+        rule_labels=reads.RULE_LABELS,
+        public_extras=reads.public_extras,
+        simulate=dry_run.simulate,
+        parallel_rounds=parallel_rounds,
+        urlpatterns=urlpatterns,
+    )
+
+
+PACKAGE_MODULES = ("rules", "services", "reads", "dry_run")
+
+
+def refuse_other_format(tournament: Tournament, slug: str, message: Label) -> None:
+    """A format's service called for a tournament of another format: refused with the format's own words."""
+    if tournament.format != slug:
+        raise ServiceError(str(message))

@@ -1,0 +1,277 @@
+"""Results at a table: the start of every entry, the first dealer, and the table
+services each format builds from its own hooks.
+
+A result is never overwritten: an undo marks the game voided; the table is
+recomputed from its valid games by the format's ``refresh``. Every entry
+carries an idempotency key (a retry gets the game already recorded back,
+marked ``replayed``) and the table version the tablet saw (a stale view is
+refused). Each service below follows ``tournament.writes`` and audits its
+refusals.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.models import Game, GameScore, GameStatus
+from games.rules import uno
+from tournament import enums
+from tournament.errors import ServiceError
+from tournament.models import Table, Tournament
+from tournament.play.core import check_writable, lock_table
+from tournament.writes import User, acting_user, audit, bump, lock_tournament, refusals_audited
+
+# Recompute a table from its valid games (the format's rules): (tournament, table, actor).
+Refresh = Callable[[Tournament, Table, User], None]
+# The card points left in the other hands, as entered on the calculator: {player: (points, hand)}.
+# Priced (and checked) only when called: formats that count no card points never ask.
+Priced = Callable[[], dict[int, tuple[int, dict[str, int]]]]
+# Points of one game per player: (tournament, table, winner, priced) -> {player: (points, hand detail)}.
+Score = Callable[[Tournament, Table, int, Priced], dict[int, tuple[int, dict[str, Any]]]]
+# A format's own guard before a table write: (tournament, table); raises ServiceError.
+Guard = Callable[[Tournament, Table], None]
+
+
+def start_result_entry(
+    tournament: Tournament, table_id: int, version: int, idempotency_key: str
+) -> tuple[Table, Game | None]:
+    """The start of every result entry, under the tournament lock.
+
+    A retry (same ``idempotency_key``) gets the game already recorded back,
+    marked ``replayed``; otherwise the table is locked and must be writable,
+    not yet decided and at the ``version`` the tablet saw.
+    """
+    if not idempotency_key or len(idempotency_key) > 64:
+        raise ServiceError(_("The form is incomplete; reload the page."))
+    existing = Game.objects.filter(idempotency_key=idempotency_key).first()
+    if existing is not None:
+        if existing.table_id != table_id:
+            raise ServiceError(_("The form is incomplete; reload the page."))
+        existing.replayed = True
+        return existing.table, existing
+    table = lock_table(tournament, table_id)
+    check_writable(table, version)
+    if table.status == enums.TableStatus.DECIDED:
+        raise ServiceError(_("Table %(number)d is already decided.") % {"number": table.number})
+    return table, None
+
+
+def next_game_number(table: Table) -> int:
+    """Numbers are never reused: an undone game keeps its number."""
+    return (table.games.aggregate(m=Max("number"))["m"] or 0) + 1
+
+
+def stamp_table_version(game: Game, table: Table) -> None:
+    """Keep the table's version right after ``game`` on the game (see ``Game.table_version``)."""
+    game.table_version = table.version
+    game.save(update_fields=["table_version"])
+
+
+@refusals_audited("set_first_dealer")
+def set_first_dealer(*, tournament: Tournament, actor: User, table_id: int, player_id: int, version: int) -> Table:
+    """Record who drew the highest card: that player deals the first game.
+
+    Idempotent: picking the dealer the table already has (a tablet re-sending
+    its tap after a lost answer) changes nothing and is not refused.
+    """
+    with transaction.atomic():
+        locked = lock_tournament(tournament.pk)
+        table = lock_table(locked, table_id)
+        check_writable(table, None)
+        seat = table.seats.filter(player_id=player_id).first()
+        if seat is None:
+            raise ServiceError(_("This player does not sit at table %(number)d.") % {"number": table.number})
+        if table.first_dealer_position == seat.position:
+            return table
+        check_writable(table, version)
+        if table.games.filter(status=GameStatus.VALID).exists():
+            raise ServiceError(_("Games have been played; the first dealer can no longer change."))
+        table.first_dealer_position = seat.position
+        table.version += 1
+        table.save(update_fields=["first_dealer_position", "version"])
+        bump(locked)
+        audit(locked, actor, "first_dealer_set", table=table.pk, player=player_id)
+    return table
+
+
+def priced_hands(
+    tournament: Tournament,
+    seated: set[int],
+    winner_id: int,
+    card_points: Mapping[int, int] | None,
+    hands: Mapping[int, Mapping[str, int]] | None,
+) -> dict[int, tuple[int, dict[str, int]]]:
+    """Card points left in each other player's hand, priced with the tournament's scoring table.
+
+    A hand tapped on the calculator wins over nothing, but a typed total that
+    disagrees with it is refused; without a hand the typed points count.
+    Returns {player: (points, hand)} for every seated player but the winner.
+    """
+    hands = hands or {}
+    values: dict[int, tuple[int, dict[str, int]]] = {}
+    for pid in seated - {winner_id}:
+        typed = (card_points or {}).get(pid)
+        if pid in hands:
+            try:
+                value = uno.hand_points(hands[pid], tournament.scoring_table)
+            except (KeyError, ValueError):
+                raise ServiceError(_("A hand holds an unknown card or a negative count.")) from None
+            if typed is not None and typed != value:
+                # The tapped cards and the typed total must never disagree silently.
+                raise ServiceError(
+                    _(
+                        "The cards tapped for a player count %(cards)d points, but %(typed)d was typed. "
+                        "Check the hand and record the game again."
+                    )
+                    % {"cards": value, "typed": typed}
+                )
+        elif typed is not None:
+            value = typed
+        else:
+            raise ServiceError(_("Enter the card points of every player who did not win."))
+        if value < 0:
+            raise ServiceError(_("Card points cannot be negative."))
+        values[pid] = (value, dict(hands.get(pid, {})))
+    if card_points and set(card_points) - seated:
+        raise ServiceError(_("Points were entered for a player who does not sit at this table."))
+    return values
+
+
+def winner_recorder(*, score: Score, refresh: Refresh) -> Callable[..., Game]:
+    """The service that records a game's winner (UNO) for a format that scores with ``score``."""
+
+    @refusals_audited("record_game")
+    def record_game(
+        *,
+        tournament: Tournament,
+        actor: User,
+        table_id: int,
+        winner_id: int,
+        version: int,
+        idempotency_key: str,
+        card_points: Mapping[int, int] | None = None,
+        hands: Mapping[int, Mapping[str, int]] | None = None,
+    ) -> Game:
+        """Record one game's winner (and, where the format counts them, the card points left in the
+        other hands: typed in ``card_points`` or tapped in ``hands``, {player: {card: count}}).
+
+        A retry with the same ``idempotency_key`` returns the game already recorded.
+        Refused: a stale ``version``, a closed table or finished round, a decided
+        table, a winner who does not sit at the table, card points for a player
+        not at the table or below zero, a missing first dealer.
+        """
+        with transaction.atomic():
+            locked = lock_tournament(tournament.pk)
+            table, existing = start_result_entry(locked, table_id, version, idempotency_key)
+            if existing is not None:
+                return existing
+            seats = list(table.seats.all())
+            seated = {seat.player_id for seat in seats}
+            if winner_id not in seated:
+                raise ServiceError(_("The winner does not sit at table %(number)d.") % {"number": table.number})
+            if table.first_dealer_position is None:
+                raise ServiceError(_("First tap who drew the highest card: that player deals the first game."))
+
+            def priced() -> dict[int, tuple[int, dict[str, int]]]:
+                return priced_hands(locked, seated, winner_id, card_points, hands)
+
+            scores = score(locked, table, winner_id, priced)
+            played = table.games.filter(status=GameStatus.VALID).count()
+            game = Game.objects.create(
+                table=table,
+                number=max(next_game_number(table), played + 1),
+                winner_id=winner_id,
+                dealer_position=(table.first_dealer_position + played) % len(seats),
+                idempotency_key=idempotency_key,
+                entered_by=acting_user(actor),
+            )
+            GameScore.objects.bulk_create(
+                GameScore(game=game, player_id=pid, points=points, hand=hand) for pid, (points, hand) in scores.items()
+            )
+            refresh(locked, table, actor)
+            stamp_table_version(game, table)
+            audit(locked, actor, "game_recorded", table=table.pk, game=game.number, winner=winner_id)
+        return game
+
+    return record_game
+
+
+def void_last_game(table: Table, actor: User) -> Game:
+    """Mark the table's last valid game voided (kept, struck through); refused when there is none."""
+    game = table.games.filter(status=GameStatus.VALID).order_by("-number").first()
+    if game is None:
+        raise ServiceError(_("There is no game to undo."))
+    game.status = GameStatus.VOIDED
+    game.voided_at = timezone.now()
+    game.voided_by = acting_user(actor)
+    game.save(update_fields=["status", "voided_at", "voided_by"])
+    return game
+
+
+def _no_guard(tournament: Tournament, table: Table) -> None:
+    return None
+
+
+def _after_nothing(tournament: Tournament, table: Table, game: Game, actor: User) -> None:
+    return None
+
+
+def undoer(
+    *,
+    refresh: Refresh,
+    guard: Guard = _no_guard,
+    after_void: Callable[[Tournament, Table, Game, User], None] = _after_nothing,
+) -> Callable[..., Game]:
+    """The service that undoes a table's last game for a format: its ``guard`` may refuse,
+    ``after_void`` writes what else the game had moved back (chips, bands), ``refresh`` recomputes."""
+
+    @refusals_audited("undo_game")
+    def undo_last_game(*, tournament: Tournament, actor: User, table_id: int, version: int) -> Game:
+        """Void the table's last valid game (kept, marked undone) until the table is closed."""
+        with transaction.atomic():
+            locked = lock_tournament(tournament.pk)
+            table = lock_table(locked, table_id)
+            check_writable(table, version)
+            guard(locked, table)
+            game = void_last_game(table, actor)
+            after_void(locked, table, game, actor)
+            refresh(locked, table, actor)
+            audit(locked, actor, "game_undone", table=table.pk, game=game.number)
+        return game
+
+    return undo_last_game
+
+
+def closer(*, guard: Guard = _no_guard, after: Callable[[Tournament, Table, User], None]) -> Callable[..., Table]:
+    """The service that closes a decided table for a format: its ``guard`` may refuse; ``after``
+    runs once the close is committed (the next round, the end of the tournament), and a refusal
+    there (a count that needs the organiser's choice) is left for the rounds page."""
+
+    @refusals_audited("close_table")
+    def close_table(*, tournament: Tournament, actor: User, table_id: int, version: int) -> Table:
+        """Confirm a decided table's result; after this it can no longer be undone."""
+        with transaction.atomic():
+            locked = lock_tournament(tournament.pk)
+            table = lock_table(locked, table_id)
+            check_writable(table, version)
+            if table.status != enums.TableStatus.DECIDED:
+                raise ServiceError(_("Table %(number)d is not decided yet.") % {"number": table.number})
+            guard(locked, table)
+            table.status = enums.TableStatus.CLOSED
+            table.closed_at = timezone.now()
+            table.version += 1
+            table.save(update_fields=["status", "closed_at", "version"])
+            bump(locked)
+            audit(locked, actor, "table_closed", table=table.pk)
+        with contextlib.suppress(ServiceError):
+            after(locked, table, actor)
+        return table
+
+    return close_table

@@ -1,0 +1,97 @@
+"""Rounds and tables: open a round, seat its tables, close it, finish the tournament.
+
+Callers hold the tournament lock and bump its version (``tournament.writes``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournament import enums, seating
+from tournament.models import Round, Seat, Table, Tournament
+from tournament.writes import User, audit, bump
+
+
+def open_round(tournament: Tournament, *, stage: str, seed: int, algorithm: str, note: str = "") -> Round:
+    """A new running round after the last one; ``stage_number`` counts the rounds of its stage."""
+    number = (Round.objects.filter(tournament=tournament).aggregate(m=Max("number"))["m"] or 0) + 1
+    return Round.objects.create(
+        tournament=tournament,
+        number=number,
+        stage_number=Round.objects.filter(tournament=tournament, stage=stage).count() + 1,
+        stage=stage,
+        status=enums.RoundStatus.RUNNING,
+        seed=seed,
+        seating_algorithm=algorithm,
+        seating_note=note,
+        started_at=timezone.now(),
+    )
+
+
+def seat_table(
+    rnd: Round,
+    players: Iterable[int],
+    *,
+    seat_fields: Mapping[str, Any] | None = None,
+    **table_fields: Any,
+) -> Table:
+    """A new playing table of ``rnd`` (numbered after the last one) with ``players`` in seat order."""
+    number = (Table.objects.filter(round=rnd).aggregate(m=Max("number"))["m"] or 0) + 1
+    table = Table.objects.create(round=rnd, number=number, started_at=timezone.now(), **table_fields)
+    extra = dict(seat_fields or {})
+    Seat.objects.bulk_create(
+        Seat(table=table, player_id=pid, position=position, **extra) for position, pid in enumerate(players)
+    )
+    return table
+
+
+def close_round(rnd: Round, now: datetime | None = None, *, close_tables: bool = True) -> None:
+    """Finish ``rnd``; with ``close_tables`` its decided tables are closed too (their results
+    confirmed by seating the next round). Either way no result of the round changes after this."""
+    now = now or timezone.now()
+    if close_tables:
+        rnd.tables.filter(status=enums.TableStatus.DECIDED).update(status=enums.TableStatus.CLOSED, closed_at=now)
+    rnd.status = enums.RoundStatus.FINISHED
+    rnd.finished_at = rnd.finished_at or now
+    rnd.save(update_fields=["status", "finished_at"])
+
+
+def finish_tournament(tournament: Tournament, actor: User) -> None:
+    """The tournament is decided: every round is finished, the standings are final."""
+    now = timezone.now()
+    for rnd in Round.objects.filter(tournament=tournament).exclude(status=enums.RoundStatus.FINISHED):
+        close_round(rnd, now)
+    tournament.status = enums.TournamentStatus.FINISHED
+    tournament.save(update_fields=["status"])
+    bump(tournament)
+    audit(tournament, actor, "tournament_finished")
+
+
+def mark_running(tournament: Tournament) -> None:
+    """Play has started (or goes on)."""
+    if tournament.status != enums.TournamentStatus.RUNNING:
+        tournament.status = enums.TournamentStatus.RUNNING
+        tournament.save(update_fields=["status"])
+
+
+def option_label(option: seating.SeatingOption) -> str:
+    """A translated sentence for one way out of a count that does not split."""
+    params = dict(option.params)
+    sizes = " + ".join(str(size) for size in option.sizes)
+    if option.code == seating.ONE_MORE_ADVANCES:
+        text = _("One more player advances (the best runner-up): %(players)d players at tables of %(sizes)s.")
+    elif option.code == seating.MORE_PLAYERS:
+        text = _("%(extra)d more players advance (the best runners-up): tables of %(sizes)s.")
+    elif option.code == seating.ONE_FEWER:
+        text = _("The weakest player of this round goes out: %(players)d players at tables of %(sizes)s.")
+    elif option.code == seating.FEWER_PLAYERS:
+        text = _("The %(fewer)d weakest players of this round go out: tables of %(sizes)s.")
+    else:
+        text = _("Allow a table of %(size)d: tables of %(sizes)s.")
+    return text % {**params, "sizes": sizes}

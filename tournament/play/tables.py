@@ -1,0 +1,59 @@
+"""A table's state is recomputed from its valid games after every change, never edited by hand."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from django.utils import timezone
+
+from games.models import Game, GameStatus
+from tournament import enums
+from tournament.models import Seat, Table, Tournament
+from tournament.writes import bump
+
+
+@dataclass
+class Tally:
+    """A table's seats (seat order, players loaded), valid games and what they add up to."""
+
+    seats: list[Seat]
+    games: list[Game]
+    wins: dict[int, int]
+    points: dict[int, int]
+    start_numbers: dict[int, int]
+
+
+def tally(table: Table) -> Tally:
+    """Games won and card points per player over the table's valid games (three queries)."""
+    seats = list(table.seats.select_related("player").order_by("position"))
+    games = list(table.games.filter(status=GameStatus.VALID).order_by("number").prefetch_related("scores"))
+    wins = {seat.player_id: 0 for seat in seats}
+    points = {seat.player_id: 0 for seat in seats}
+    for game in games:
+        if game.winner_id is not None:
+            wins[game.winner_id] += 1
+        for score in game.scores.all():
+            points[score.player_id] += score.points
+    start = {seat.player_id: seat.player.start_number or 0 for seat in seats}
+    return Tally(seats=seats, games=games, wins=wins, points=points, start_numbers=start)
+
+
+def save_tally(table: Table, result: Tally, places: Mapping[int, int], *, decided: bool) -> None:
+    """Store the tallies and places on the seats (the winner, place 1, advances) and the table's outcome."""
+    for seat in result.seats:
+        seat.games_won = result.wins[seat.player_id]
+        seat.points = result.points[seat.player_id]
+        seat.place = places.get(seat.player_id)
+        seat.advances = (seat.place == 1) if decided else None
+    Seat.objects.bulk_update(result.seats, ["games_won", "points", "place", "advances"])
+
+
+def save_outcome(tournament: Tournament, table: Table, *, decided: bool) -> None:
+    """The table is decided or still playing; its version moves on (tablets that saw the old one
+    are refused) and so does the tournament's (public pages update)."""
+    table.status = enums.TableStatus.DECIDED if decided else enums.TableStatus.PLAYING
+    table.decided_at = timezone.now() if decided else None
+    table.version += 1
+    table.save(update_fields=["status", "decided_at", "version"])
+    bump(tournament)

@@ -1,0 +1,162 @@
+"""Reads of the desk: tournaments and roles, counters, players, the draw, staff.
+Each function issues a fixed number of queries, whatever the number of players."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Case, Count, F, Prefetch, Q, QuerySet, Value, When
+
+from tournament import enums
+from tournament.models import CheckIn, Player, PlayerCheck, StaffRole, StartNumberDraw, Tournament
+
+CHECKIN_LIST_LIMIT = 60
+
+
+def tournaments_for(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Tournament]:
+    """Tournaments the user has a role in (every tournament for a superuser)."""
+    qs = Tournament.objects.all()
+    if not getattr(user, "is_superuser", False):
+        qs = qs.filter(staff__user=user).distinct()
+    return qs.order_by("-date", "name")
+
+
+def roles_of(user: AbstractBaseUser | AnonymousUser, tournament: Tournament) -> set[str]:
+    if not user.is_authenticated:
+        return set()
+    roles = set(StaffRole.objects.filter(tournament=tournament, user=user).values_list("role", flat=True))
+    if getattr(user, "is_superuser", False):
+        roles.add(enums.Role.ORGANISER)
+    return roles
+
+
+@dataclass(frozen=True)
+class DeskCounters:
+    registered: int
+    checked_in: int
+    waiting: int
+    missing: int
+    withdrawn: int
+    no_show: int
+    capacity: int
+
+    @property
+    def free_places(self) -> int:
+        return max(0, self.capacity - self.registered)
+
+
+def desk_counters(tournament: Tournament) -> DeskCounters:
+    """Registered (holding a place), checked in, waiting, missing (registered, not yet here)."""
+    status = enums.PlayerStatus
+    counts = Player.objects.filter(tournament=tournament).aggregate(
+        registered=Count("pk", filter=Q(status__in=[status.REGISTERED, status.CHECKED_IN])),
+        checked_in=Count("pk", filter=Q(status=status.CHECKED_IN)),
+        waiting=Count("pk", filter=Q(status=status.WAITING)),
+        missing=Count("pk", filter=Q(status=status.REGISTERED)),
+        withdrawn=Count("pk", filter=Q(status=status.WITHDRAWN)),
+        no_show=Count("pk", filter=Q(status=status.NO_SHOW)),
+    )
+    return DeskCounters(capacity=tournament.capacity, **counts)
+
+
+def _with_desk_details(qs: QuerySet[Player]) -> QuerySet[Player]:
+    return qs.prefetch_related(
+        Prefetch("checks", queryset=PlayerCheck.objects.only("pk", "player_id", "item_id", "returned_at")),
+        Prefetch(
+            "check_ins",
+            queryset=CheckIn.objects.filter(cancelled_at__isnull=True).select_related("checked_in_by"),
+            to_attr="live_check_ins",
+        ),
+    )
+
+
+def search_players(
+    tournament: Tournament, query: str = "", limit: int = CHECKIN_LIST_LIMIT
+) -> tuple[list[Player], int]:
+    """Players matching a name fragment or a start number, for the check-in screen.
+
+    Returns at most ``limit`` players (exact start number first, then by name)
+    and how many matched in all.
+    """
+    qs = Player.objects.filter(tournament=tournament)
+    query = query.strip()
+    order: list[Any] = ["name", "pk"]
+    # isdecimal, not isdigit: int() refuses digits such as "²".
+    if query.isdecimal():
+        number = int(query)
+        qs = qs.filter(Q(start_number=number) | Q(name__icontains=query))
+        # Sorted in the database, so the exact number is never cut off by the limit.
+        order.insert(0, Case(When(start_number=number, then=Value(0)), default=Value(1)))
+    elif query:
+        for word in query.split():
+            qs = qs.filter(name__icontains=word)
+    total = qs.count()
+    players = list(_with_desk_details(qs.order_by(*order))[:limit])
+    return players, total
+
+
+def desk_player(tournament: Tournament, player_id: int) -> Player:
+    """One player with what the check-in row shows."""
+    return _with_desk_details(Player.objects.filter(tournament=tournament, pk=player_id)).get()
+
+
+def players_for_print(tournament: Tournament, *, checked_in_only: bool = False) -> list[Player]:
+    qs = Player.objects.filter(tournament=tournament).exclude(
+        status__in=[enums.PlayerStatus.WITHDRAWN, enums.PlayerStatus.NO_SHOW]
+    )
+    if checked_in_only:
+        qs = qs.filter(status=enums.PlayerStatus.CHECKED_IN)
+    return list(_with_desk_details(qs).order_by(*(("start_number", "name") if checked_in_only else ("name",))))
+
+
+def all_players(tournament: Tournament) -> list[Player]:
+    """Every player, waiting list in its order at the end, for the printable list."""
+    return list(_with_desk_details(Player.objects.filter(tournament=tournament)).order_by("name", "pk"))
+
+
+def latest_draw(tournament: Tournament) -> StartNumberDraw | None:
+    return tournament.draws.select_related("drawn_by").first()
+
+
+def draw_result(tournament: Tournament) -> list[Player]:
+    """Checked-in players in start-number order, for the draw result list."""
+    return list(
+        Player.objects.filter(tournament=tournament, start_number__isnull=False)
+        .exclude(status__in=[enums.PlayerStatus.WITHDRAWN, enums.PlayerStatus.NO_SHOW])
+        .order_by("start_number")
+    )
+
+
+def waiting_list(tournament: Tournament) -> list[Player]:
+    return list(
+        # The order in which services moves players up (services.WAITING_LIST_ORDER).
+        Player.objects.filter(tournament=tournament, status=enums.PlayerStatus.WAITING).order_by(
+            "status_changed_at", "registered_at", "pk"
+        )
+    )
+
+
+def staff_of(tournament: Tournament) -> list[StaffRole]:
+    return list(
+        StaffRole.objects.filter(tournament=tournament).select_related("user").order_by("role", "user__username")
+    )
+
+
+def overrides(tournament: Tournament) -> list[CheckIn]:
+    """Check-ins made over open checklist items, newest first."""
+    return list(
+        CheckIn.objects.filter(player__tournament=tournament, override=True)
+        .select_related("player", "checked_in_by")
+        .order_by("-checked_in_at")
+    )
+
+
+def returnable_checks(tournament: Tournament) -> list[PlayerCheck]:
+    """Handed-in equipment (own decks) with its player, not yet returned first."""
+    return list(
+        PlayerCheck.objects.filter(player__tournament=tournament, item__returnable=True)
+        .select_related("player", "item")
+        .order_by(F("returned_at").asc(nulls_first=True), "player__name")
+    )

@@ -1,0 +1,311 @@
+"""What the public sees: one snapshot of a tournament for the projector, the
+phone page and the JSON API. No staff data (contacts, checklist, overrides).
+
+Every function issues a fixed number of queries, whatever the field size.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db.models import Prefetch
+
+from tournament import enums
+from tournament.formats import registry
+from tournament.formats.record import Format, Standing
+from tournament.models import Player, Round, Seat, Table, Tournament
+
+ALPHA_PAGE = 60  # names a page that fit at 38 px in 4 columns
+TABLES_PAGE = 12
+STANDINGS_PAGE = 20
+
+
+@dataclass
+class PublicSeat:
+    position: int
+    start_number: int | None
+    name: str
+    club: str
+    games_won: int
+    points: int
+    place: int | None
+    player_id: int
+    chips: int = 0
+    out: bool = False
+    bands: int = 0
+
+
+@dataclass
+class PublicTable:
+    number: int
+    status: str
+    is_duel: bool
+    wins_needed: int | None
+    points_target: int | None
+    seats: list[PublicSeat]
+    round_label: str = ""
+    is_final: bool = False
+    started_at: datetime | None = None
+    sharp_at: datetime | None = None
+
+
+@dataclass
+class PublicRound:
+    number: int
+    stage: str
+    stage_label: str
+    label: str
+    stage_number: int
+    status: str
+    tables: list[PublicTable]
+
+
+@dataclass
+class Snapshot:
+    """A tournament as the public sees it: rounds, tables and seats, the ranking once it is
+    decided (``ranking``) and, for formats that rank during play, the standings so far."""
+
+    tournament: Tournament
+    format: Format
+    rounds: list[PublicRound]
+    ranking: list[Standing] = field(default_factory=list)
+    standings: list[Standing] = field(default_factory=list)
+    pool: list[tuple[int | None, str]] = field(default_factory=list)
+
+    @property
+    def current(self) -> PublicRound | None:
+        return self.rounds[-1] if self.rounds else None
+
+    @property
+    def live_tables(self) -> list[PublicTable]:
+        """The tables to show as "seating": with rounds played at once (life bands: main,
+        consolation and grand final), every playing table of the running rounds; else, and when
+        none plays, the last round's."""
+        if self.format.parallel_rounds:
+            running = [rnd for rnd in self.rounds if rnd.status == enums.RoundStatus.RUNNING]
+            playing = [table for rnd in running for table in rnd.tables if table.status == enums.TableStatus.PLAYING]
+            if playing:
+                return playing
+        return self.current.tables if self.current else []
+
+    @property
+    def bracket_rounds(self) -> list[PublicRound]:
+        """Columns of the bracket: the last rounds; with rounds played at once, the last two of
+        the first stage beside every round of the later stages."""
+        if self.format.parallel_rounds and self.rounds:
+            first = self.rounds[0].stage
+            return [r for r in self.rounds if r.stage == first][-2:] + [r for r in self.rounds if r.stage != first]
+        return self.rounds[-4:]
+
+    @property
+    def finished(self) -> bool:
+        return self.tournament.status == enums.TournamentStatus.FINISHED
+
+    def seating_alphabetical(self) -> list[tuple[PublicSeat, PublicTable]]:
+        pairs = [(seat, table) for table in self.live_tables for seat in table.seats]
+        return sorted(pairs, key=lambda pair: pair[0].name.casefold())
+
+
+def current_version(tournament_id: int) -> int | None:
+    """The tournament's version: one query, the basis of every ETag."""
+    return Tournament.objects.filter(pk=tournament_id).values_list("version", flat=True).first()
+
+
+def snapshot(tournament: Tournament) -> Snapshot:
+    """Rounds, tables, seats and players (three queries), the format's extras, and the
+    ranking when decided (or the standings so far, for formats that rank during play)."""
+    fmt = registry.of(tournament)
+    rounds = (
+        Round.objects.filter(tournament=tournament)
+        .order_by("number")
+        .prefetch_related(
+            Prefetch(
+                "tables",
+                queryset=Table.objects.order_by("number").prefetch_related(
+                    Prefetch(
+                        "seats",
+                        queryset=Seat.objects.select_related("player")
+                        .only(
+                            "position",
+                            "games_won",
+                            "points",
+                            "place",
+                            "chips",
+                            "out_order",
+                            "table_id",
+                            "player__name",
+                            "player__club",
+                            "player__start_number",
+                        )
+                        .order_by("position"),
+                    )
+                ),
+            )
+        )
+    )
+    extras = fmt.public_extras(tournament)
+    sharp = timedelta(minutes=extras.sharp_minutes) if extras.sharp_minutes else None
+    public_rounds = [
+        PublicRound(
+            number=rnd.number,
+            stage=rnd.stage,
+            stage_label=str(rnd.get_stage_display()),
+            label=str(rnd),
+            stage_number=rnd.stage_number,
+            status=rnd.status,
+            tables=[
+                PublicTable(
+                    number=table.number,
+                    status=table.status,
+                    is_duel=table.is_duel,
+                    wins_needed=table.wins_needed,
+                    points_target=table.points_target,
+                    seats=[
+                        PublicSeat(
+                            position=seat.position,
+                            start_number=seat.player.start_number,
+                            name=seat.player.name,
+                            club=seat.player.club,
+                            games_won=seat.games_won,
+                            points=seat.points,
+                            place=seat.place,
+                            player_id=seat.player_id,
+                            chips=seat.chips,
+                            out=seat.out_order is not None,
+                            bands=extras.bands.get(seat.player_id, extras.default_bands),
+                        )
+                        for seat in table.seats.all()
+                    ],
+                    round_label=str(rnd),
+                    is_final=table.is_final,
+                    started_at=table.started_at,
+                    sharp_at=(table.started_at + sharp)
+                    if sharp and table.started_at and rnd.stage in extras.sharp_stages
+                    else None,
+                )
+                for table in rnd.tables.all()
+            ],
+        )
+        for rnd in rounds
+    ]
+    ranking: list[Standing] = []
+    standings: list[Standing] = []
+    if tournament.status == enums.TournamentStatus.FINISHED:
+        ranking = fmt.ranking(tournament)
+    if fmt.live_standings and public_rounds:
+        standings = ranking or fmt.ranking(tournament)
+    return Snapshot(
+        tournament=tournament,
+        format=fmt,
+        rounds=public_rounds,
+        ranking=ranking,
+        standings=standings,
+        pool=list(extras.pool),
+    )
+
+
+def chunks(items: list[Any], size: int) -> list[list[Any]]:
+    return [items[index : index + size] for index in range(0, len(items), size)] or [[]]
+
+
+@dataclass(frozen=True)
+class PlayerLookup:
+    player: Player
+    rounds: list[tuple[PublicRound, PublicTable, PublicSeat]]
+    rank: Standing | None
+
+
+def find_players(tournament: Tournament, query: str, limit: int = 8) -> list[Player]:
+    """Players by start number or a part of their name (checked in, or playing)."""
+    query = query.strip()
+    if not query:
+        return []
+    qs = Player.objects.filter(tournament=tournament).exclude(
+        status__in=[enums.PlayerStatus.WITHDRAWN, enums.PlayerStatus.NO_SHOW, enums.PlayerStatus.WAITING]
+    )
+    if query.isdecimal():
+        return list(qs.filter(start_number=int(query))[:limit])
+    for word in query.split():
+        qs = qs.filter(name__icontains=word)
+    return list(qs.order_by("name")[:limit])
+
+
+def lookup(snap: Snapshot, player: Player) -> PlayerLookup:
+    """Where a player sat in every round, and their place once decided."""
+    found = []
+    for rnd in snap.rounds:
+        for table in rnd.tables:
+            for seat in table.seats:
+                if seat.player_id == player.pk:
+                    found.append((rnd, table, seat))
+    rank = next((row for row in snap.ranking if row.player.pk == player.pk), None)
+    return PlayerLookup(player=player, rounds=found, rank=rank)
+
+
+def as_json(snap: Snapshot) -> dict[str, Any]:
+    """The read-only API document (see README, "Public JSON")."""
+    t = snap.tournament
+    return {
+        "tournament": {
+            "id": t.pk,
+            "name": t.name,
+            "date": t.date.isoformat(),
+            "venue": t.venue,
+            "game": t.game,
+            "format": t.format,
+            "status": t.status,
+            "version": t.version,
+        },
+        "rounds": [
+            {
+                "number": rnd.number,
+                "stage": rnd.stage,
+                "stage_number": rnd.stage_number,
+                "label": rnd.label,
+                "status": rnd.status,
+                "tables": [
+                    {
+                        "number": table.number,
+                        "status": table.status,
+                        "is_duel": table.is_duel,
+                        "wins_needed": table.wins_needed,
+                        "points_target": table.points_target,
+                        "seats": [
+                            {
+                                "position": seat.position,
+                                "start_number": seat.start_number,
+                                "name": seat.name,
+                                "club": seat.club,
+                                "games_won": seat.games_won,
+                                "points": seat.points,
+                                "place": seat.place,
+                                "chips": seat.chips,
+                                "out": seat.out,
+                                "life_bands": seat.bands,
+                            }
+                            for seat in table.seats
+                        ],
+                    }
+                    for table in rnd.tables
+                ],
+            }
+            for rnd in snap.rounds
+        ],
+        "standings": [_json_standing(snap.format, row) for row in (snap.standings or snap.ranking)],
+        "pool": [{"start_number": number, "name": name} for number, name in snap.pool],
+    }
+
+
+def _json_standing(fmt: Format, row: Standing) -> dict[str, Any]:
+    """One ranking row: place, who, the rule that decided it, and the format's own columns."""
+    document: dict[str, Any] = {
+        "place": row.place,
+        "start_number": row.player.start_number,
+        "name": row.player.name,
+        "decided_by": row.decided_by,
+    }
+    for column in fmt.ranking_columns:
+        document[column] = row.reached_stage if column == "reached" else getattr(row, column)
+    return document

@@ -1,0 +1,117 @@
+"""The format registry and what it promises.
+
+- every ``Format`` record is complete: its templates exist, its settings are
+  fields of ``Tournament``, its games and stages are known choices, its URLs
+  resolve, its rule labels name every rule its pure rules use;
+- the pure core (``formats/base.py``, ``formats/*/rules.py``) imports no Django;
+- outside ``tournament/formats/`` no code or template compares a tournament's
+  format or game to a value: everything asks the registry.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+from django.template.loader import get_template
+from django.urls import reverse
+
+from tournament import enums
+from tournament.formats import registry
+from tournament.formats.record import RANKING_COLUMNS, Format
+from tournament.models import Tournament
+
+ROOT = Path(__file__).resolve().parents[3]
+RECORDS = list(registry.FORMATS.values())
+
+
+@pytest.mark.parametrize("record", RECORDS, ids=lambda record: record.slug)
+def test_every_record_is_complete(record: Format) -> None:
+    assert record.slug == record.spec.slug
+    assert record.slug in enums.Format.values
+    assert set(record.games) <= set(enums.Game.values) and record.games
+    assert set(record.spec.stages) <= set(enums.Stage.values)
+    for name in vars(record.templates).values():
+        get_template(name)  # raises when it is missing
+    fields = {field.name for field in Tournament._meta.get_fields()}
+    assert set(record.settings_used) <= fields
+    assert set(record.ranking_columns) <= set(RANKING_COLUMNS)
+    assert record.entry in {"winner", "loser"}
+    assert all(str(label) for label in record.default_checklist())
+    for pattern in record.urlpatterns:
+        assert pattern.name, "a format's pages are named"
+        reverse(f"tournament:{pattern.name}", args=[1, 1])
+
+
+@pytest.mark.parametrize("record", RECORDS, ids=lambda record: record.slug)
+def test_every_rule_has_a_label(record: Format) -> None:
+    rules = __import__(f"tournament.formats.{record.slug}.rules", fromlist=["rules"])
+    codes = {value for name, value in vars(rules).items() if name.startswith("RULE_")}
+    assert codes, record.slug
+    assert codes == set(record.rule_labels), record.slug
+
+
+def test_a_game_is_played_with_its_formats() -> None:
+    for game in enums.Game.values:
+        assert registry.for_game(game), game
+    assert registry.get("knockout") is registry.FORMATS["knockout"]
+    with pytest.raises(KeyError):
+        registry.get("chess")
+
+
+PURE = [ROOT / "tournament/formats/base.py", *sorted((ROOT / "tournament/formats").glob("*/rules.py"))]
+
+
+@pytest.mark.parametrize("path", PURE, ids=lambda path: str(path.relative_to(ROOT)))
+def test_the_pure_core_imports_no_django(path: Path) -> None:
+    tree = ast.parse(path.read_text())
+    imported = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            imported.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            imported.add(node.module)
+    impure = {name for name in imported if name.startswith(("django", "tournament.models", "games.models"))}
+    assert not impure, impure
+    allowed = {"tournament.formats.base", "tournament.seating", "tournament"}
+    own = {name for name in imported if name.startswith("tournament")}
+    assert own <= allowed, own - allowed
+
+
+# A comparison of a tournament's format or game with a value, in Python or in a template.
+BRANCH = re.compile(
+    r"""(\.format|\.game)\s*(==|!=|\sin\s)"""
+    r"""|(==|!=)\s*(enums\.)?(Format|Game)\."""
+    r"""|(format|game)\s*(==|!=)\s*["']"""
+)
+
+
+def _sources() -> list[Path]:
+    python = [
+        path
+        for path in (ROOT / "tournament").rglob("*.py")
+        if "tests" not in path.parts and "migrations" not in path.parts and "formats" not in path.parts
+    ]
+    templates = [path for path in (ROOT / "templates").rglob("*.html") if "formats" not in path.parts]
+    return python + list((ROOT / "config").rglob("*.py")) + templates
+
+
+def test_nothing_outside_the_formats_branches_on_the_format() -> None:
+    found = []
+    for path in _sources():
+        for number, line in enumerate(path.read_text().splitlines(), start=1):
+            if BRANCH.search(line):
+                found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert found == [], "\n".join(found)
+
+
+def test_the_branch_check_would_see_a_branch() -> None:
+    for line in [
+        'if tournament.format == "points":',
+        "elif t.format != enums.Format.POINTS:",
+        '{% if tournament.game == "uno" %}',
+        "if format == 'knockout':",
+    ]:
+        assert BRANCH.search(line), line

@@ -1,0 +1,320 @@
+"""Who may use each staff view of play: one matrix of format x who x view.
+
+Every staff view of play (the referee's lists, table page, table cards, ranking,
+first dealer, result, undo, close, call time, half tracker; the organiser's
+rounds page and steps, the points scoring table, the CSV exports, the audit log)
+of a tournament of each format in play (``scenarios``) against every kind of
+person (the ``login_as`` fixture):
+
+- anonymous users are sent to the login page;
+- outsiders (desk clerks, staff of another tournament, users without a role)
+  get 403, also for htmx requests;
+- referees use the referee views and get 403 on the organiser's;
+- organisers and superusers use everything.
+
+A refused request changes nothing (``scenarios.snapshot``); an allowed one is
+answered (no 403, no login, no 500) and its write happens, or it is refused
+with a translated 409 (422 for a form) where the scenario makes it refusable.
+Also: a table of another tournament through one's own tournament's URL is 404
+with nothing saved, and a referee whose role was removed is refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pytest
+from django.http import HttpResponse
+from django.test import Client
+from django.urls import resolve, reverse
+
+from games.models import Game, GameStatus
+from games.rules.uno import HOUSE_RULES_SCORING
+from tournament import enums
+from tournament.models import LedgerEntry, PoolEntry, Round, Seat
+from tournament.tests.helpers import OUTSIDERS, refreshed, seated, url
+from tournament.tests.views.scenarios import (  # noqa: F401 (fixtures)
+    FORMATS,
+    Request,
+    Scenario,
+    built_fixture,
+    cheap_clients_fixture,
+    client_handler_fixture,
+    scenario_fixture,
+    snapshot,
+)
+
+pytestmark = [pytest.mark.core, pytest.mark.django_db]
+
+KNOCKOUT, LIFE_BANDS, POINTS = enums.Format.KNOCKOUT, enums.Format.LIFE_BANDS, enums.Format.POINTS
+WHO = ["organiser", "referee", *OUTSIDERS, "superuser", "anonymous"]
+
+REFEREE_VIEWS = {
+    "referee_tables",
+    "referee_table",
+    "table_cards",
+    "ranking",
+    "set_dealer",
+    "record_game",
+    "undo_game",
+    "close_table",
+    "call_time",
+    "half_tracker",
+    "half_tracker_post",
+}
+COMMON_PLAY = ["referee_tables", "referee_table", "table_cards", "ranking"]
+COMMON_ORGANISER = ["rounds", "next_round", "next_round_playing", "export_standings", "export_games", "audit_log"]
+# The staff views of play of each format (request names of ``Scenario.requests``).
+VIEWS = {
+    KNOCKOUT: [*COMMON_PLAY, "set_dealer", "record_game", "undo_game", "close_table", *COMMON_ORGANISER],
+    LIFE_BANDS: [
+        *COMMON_PLAY,
+        "half_tracker",
+        "half_tracker_post",
+        "record_game",
+        "undo_game",
+        "close_table",
+        *COMMON_ORGANISER,
+        "consolation",
+        "grand_final",
+    ],
+    POINTS: [
+        *COMMON_PLAY,
+        "set_dealer",
+        "record_game",
+        "undo_game",
+        "close_table",
+        "call_time",
+        *COMMON_ORGANISER,
+        "finish",
+        "scoring",
+        "scoring_locked",
+    ],
+}
+# The views that act on one table, reached through another tournament's URL.
+TABLE_VIEWS = {
+    KNOCKOUT: ["referee_table", "set_dealer", "record_game", "undo_game", "close_table"],
+    LIFE_BANDS: ["referee_table", "half_tracker", "half_tracker_post", "record_game", "undo_game", "close_table"],
+    POINTS: ["referee_table", "set_dealer", "record_game", "undo_game", "close_table", "call_time"],
+}
+
+
+def cases(views: dict[str, list[str]]) -> list[object]:
+    return [pytest.param(fmt, view, id=f"{fmt}-{view}") for fmt in FORMATS for view in views[fmt]]
+
+
+def send(client: Client, request: Request, **headers: str) -> HttpResponse:
+    method, path, data = request
+    return getattr(client, method)(path, data, **headers)  # type: ignore[no-any-return]
+
+
+def to_login(response: HttpResponse) -> bool:
+    return response.status_code == 302 and response["Location"].startswith(reverse("login"))
+
+
+def allowed(who: str, view: str) -> bool:
+    if who in ("organiser", "superuser"):
+        return True
+    return who == "referee" and view in REFEREE_VIEWS
+
+
+# --------------------------------------------------------------------------
+# What an allowed request did
+# --------------------------------------------------------------------------
+
+
+@dataclass
+class Answer:
+    """An allowed request's answer, with what the check needs."""
+
+    scenario: Scenario
+    client: Client
+    response: HttpResponse
+    user: object
+    before: tuple[object, ...]  # the snapshot before the request
+
+
+Check = Callable[[Answer], None]
+
+
+def page(answer: Answer) -> None:
+    assert answer.response.status_code == 200
+    assert snapshot() == answer.before  # pages write nothing
+
+
+def dealer_set(answer: Answer) -> None:
+    s, response = answer.scenario, answer.response
+    assert s.fresh is not None
+    assert response.status_code == 302
+    assert refreshed(s.fresh).first_dealer_position == 0
+
+
+def game_recorded(answer: Answer) -> None:
+    s, response = answer.scenario, answer.response
+    assert response.status_code == 302
+    games = Game.objects.filter(table=s.playing)
+    assert games.count() == 2
+    latest = games.order_by("-pk").first()
+    assert latest is not None and latest.entered_by == answer.user
+    ids = seated(s.playing)
+    if s.fmt == LIFE_BANDS:
+        assert latest.loser_id == ids[1]
+        assert LedgerEntry.objects.filter(game=latest, kind=enums.LedgerKind.CHIP_LOST, chips=-1).count() == 1
+        assert Seat.objects.get(table=s.playing, player_id=ids[1]).chips == 1
+    elif s.fmt == POINTS:
+        a, b, c = ids  # c won; a typed 12 points, b held a Wild +4
+        assert dict(latest.scores.values_list("player_id", "points")) == {a: 12, b: 50, c: 0}
+    else:
+        assert latest.winner_id == ids[-1]
+
+
+def game_undone(answer: Answer) -> None:
+    s, response = answer.scenario, answer.response
+    assert response.status_code == 302
+    games = Game.objects.filter(table=s.playing)
+    assert games.filter(status=GameStatus.VOIDED).count() == 1
+    if s.fmt == LIFE_BANDS:
+        (game,) = games
+        loser = seated(s.playing)[0]
+        assert game.loser_id == loser
+        assert Seat.objects.get(table=s.playing, player_id=loser).chips == 2
+        assert LedgerEntry.objects.filter(game=game, kind=enums.LedgerKind.CORRECTION, chips=1).count() == 1
+
+
+def table_closed(answer: Answer) -> None:
+    s, response = answer.scenario, answer.response
+    assert response.status_code == 302
+    assert refreshed(s.decided).status == enums.TableStatus.CLOSED
+
+
+def time_called(answer: Answer) -> None:
+    s, response = answer.scenario, answer.response
+    assert response.status_code == 302
+    assert refreshed(s.playing).status == enums.TableStatus.DECIDED
+
+
+def throws_scored(answer: Answer) -> None:
+    s, response = answer.scenario, answer.response
+    assert response.status_code == 200
+    assert "takes 3 lids" in response.content.decode()  # Schock 3 decides, the 322 takes 3
+    (request,) = s.requests(["half_tracker_post"])
+    _method, path, data = request
+    body = answer.client.post(path, data, HTTP_HX_REQUEST="true").content.decode()
+    assert "takes 3 lids" in body and "<html" not in body
+    assert snapshot() == answer.before  # the tracker saves nothing
+
+
+def round_seated(answer: Answer) -> None:
+    s, response = answer.scenario, answer.response
+    assert response.status_code == 302
+    assert response["Location"] == url("rounds", s.ready)
+    assert Round.objects.filter(tournament=s.ready).count() == 1
+
+
+def consolation_seated(answer: Answer) -> None:
+    """Three wait: one tap forms a consolation table while the main round plays on."""
+    s, response = answer.scenario, answer.response
+    assert response.status_code == 302 and response["Location"] == url("rounds", s.tournament)
+    consolation = Round.objects.get(tournament=s.tournament, stage=enums.Stage.CONSOLATION)
+    assert sorted(Seat.objects.filter(table__round=consolation).values_list("player_id", flat=True)) == sorted(
+        PoolEntry.objects.filter(left_reason=PoolEntry.Left.SEATED).values_list("player_id", flat=True)
+    )
+    assert not PoolEntry.objects.filter(tournament=s.tournament, left_at__isnull=True).exists()
+
+
+def refused(status: int, message: str) -> Check:
+    def check(answer: Answer) -> None:
+        response = answer.response
+        assert response.status_code == status
+        assert message in response.content.decode()
+        assert snapshot() == answer.before
+
+    return check
+
+
+def scoring_saved(answer: Answer) -> None:
+    s, response = answer.scenario, answer.response
+    assert response.status_code == 302
+    s.ready.refresh_from_db()
+    assert s.ready.scoring_table == dict(HOUSE_RULES_SCORING)
+
+
+ALLOWED: dict[str, Check] = {
+    "referee_tables": page,
+    "referee_table": page,
+    "table_cards": page,
+    "ranking": page,
+    "half_tracker": page,
+    "rounds": page,
+    "export_standings": page,
+    "export_games": page,
+    "audit_log": page,
+    "set_dealer": dealer_set,
+    "record_game": game_recorded,
+    "undo_game": game_undone,
+    "close_table": table_closed,
+    "call_time": time_called,
+    "half_tracker_post": throws_scored,
+    "next_round": round_seated,
+    "next_round_playing": refused(409, "still playing"),
+    "consolation": consolation_seated,
+    "grand_final": refused(409, "not over yet"),
+    "finish": refused(409, "still playing"),
+    "scoring": scoring_saved,
+    "scoring_locked": refused(422, "the scoring table is locked"),
+}
+
+
+# --------------------------------------------------------------------------
+# The matrix
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("who", WHO)
+@pytest.mark.parametrize(("fmt", "view"), cases(VIEWS))
+def test_access(client, login_as, scenario, view, who):
+    user = None if who == "anonymous" else login_as(who, scenario.tournament_of(view))
+    (request,) = scenario.requests([view])
+    before = snapshot()
+    if who == "anonymous":
+        assert to_login(send(client, request))
+    elif not allowed(who, view):
+        assert send(client, request).status_code == 403
+        assert send(client, request, HTTP_HX_REQUEST="true").status_code == 403
+    else:
+        response = send(client, request)
+        assert response.status_code not in (403, 500) and not to_login(response)
+        ALLOWED[view](Answer(scenario, client, response, user, before))
+        return
+    assert snapshot() == before
+    assert not Round.objects.filter(tournament=scenario.ready).exists()
+
+
+@pytest.mark.parametrize("who", ["referee", "organiser"])
+@pytest.mark.parametrize(("fmt", "view"), cases(TABLE_VIEWS))
+def test_table_of_another_tournament_through_own_url(client, login_as, scenario, view, who):
+    """Staff of tournament B cannot reach tournament A's tables through B's URLs."""
+    login_as(who, scenario.ready)
+    ((method, path, data),) = scenario.requests([view])
+    match = resolve(path)
+    own = reverse(f"tournament:{match.url_name}", kwargs={**match.kwargs, "tournament_id": scenario.ready.pk})
+    before = snapshot()
+    assert getattr(client, method)(own, data).status_code == 404
+    assert snapshot() == before
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_referee_who_left_loses_access(client, login_as, scenario):
+    """The role removed (the organiser's staff page): the next tap is refused."""
+    user = login_as("referee", scenario.tournament)
+    (request,) = scenario.requests(["record_game"])
+    scenario.tournament.staff.filter(user=user).delete()
+    before = snapshot()
+    assert send(client, request).status_code == 403
+    assert snapshot() == before
+
+
+def test_unknown_tournament_is_404_for_staff(client, login_as, tournament):
+    login_as("organiser", tournament)
+    assert client.get(reverse("tournament:referee_tables", args=[999_999])).status_code == 404

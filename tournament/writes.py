@@ -1,0 +1,119 @@
+"""What every write does, whatever it writes (desk, play, formats).
+
+The contract of a service (a function that writes):
+
+- keyword-only arguments, the acting user passed as ``actor``;
+- one ``transaction.atomic()``; the rows it changes are locked with
+  ``select_for_update`` in one order: tournament (``lock_tournament``), then
+  player or round, then table (``tournament.play.core.lock_table``). Two
+  tablets writing at once are serialised by the database;
+- ``bump`` the tournament's version (the public pages' ETag) and write an
+  ``audit`` entry;
+- raise ``ServiceError`` (``tournament.errors``) with a translated message for
+  anything the user can fix, with nothing changed. Table services wrap
+  themselves in ``refusals_audited`` so that each refusal leaves a trace.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import F
+
+from tournament.errors import ServiceError
+from tournament.models import AuditEntry, Table, Tournament
+
+User = AbstractBaseUser | AnonymousUser
+logger = logging.getLogger(__name__)
+ServiceFunction = TypeVar("ServiceFunction", bound=Callable[..., Any])
+
+
+def acting_user(user: User | None) -> Any:
+    """The user to store as who did it (None for the system and anonymous users)."""
+    return user if user is not None and user.is_authenticated else None
+
+
+def audit(tournament: Tournament | None, user: User | None, action: str, /, **detail: Any) -> None:
+    """Write who did what (``action``, a stable code) with its details (JSON)."""
+    AuditEntry.objects.create(tournament=tournament, actor=acting_user(user), action=action, detail=detail)
+
+
+def bump(tournament: Tournament) -> None:
+    """Raise the tournament's version: every cached page and ETag of it is stale now."""
+    Tournament.objects.filter(pk=tournament.pk).update(version=F("version") + 1)
+
+
+def lock_tournament(tournament_id: int) -> Tournament:
+    """The tournament row, locked until the transaction ends (the first lock of every write)."""
+    return Tournament.objects.select_for_update().get(pk=tournament_id)
+
+
+REFUSED = "entry_refused"
+
+# What a refused entry tried, kept in the audit entry (never the tournament or the actor object).
+_ATTEMPT_FIELDS = ("winner_id", "loser_id", "player_id", "version", "idempotency_key", "card_points", "hands")
+
+
+def refusals_audited(attempt: str) -> Callable[[ServiceFunction], ServiceFunction]:
+    """Decorate a table service so that every refusal leaves a trace.
+
+    When the service raises a ``ServiceError`` (its transaction rolled back,
+    nothing saved), an ``entry_refused`` audit entry is written after the
+    rollback, outside it: who (``actor``), which table (id, number, round),
+    what was tried (``attempt`` and the submitted values) and why (the message
+    shown). Then the error is raised again unchanged. Questions back to the
+    user (``is_refusal = False``) are not audited. The service must take
+    ``tournament``, ``actor`` and ``table_id`` as keyword arguments.
+    """
+
+    def decorator(service: ServiceFunction) -> ServiceFunction:
+        @functools.wraps(service)
+        def wrapper(**kwargs: Any) -> Any:
+            try:
+                return service(**kwargs)
+            except ServiceError as error:
+                if error.is_refusal:
+                    _audit_refusal(attempt, error, kwargs)
+                raise
+
+        return wrapper  # type: ignore[return-value]
+
+    return decorator
+
+
+def audit_refusal(
+    attempt: str, reason: str, *, tournament: Tournament, actor: User | None, table_id: int | None, **tried: Any
+) -> None:
+    """Write the ``entry_refused`` audit entry of one refused attempt (see ``refusals_audited``).
+
+    Also for refusals decided before any service runs (a form that cannot be
+    read). ``tried`` holds the submitted values; empty ones are left out. Never
+    raises: a trace that cannot be written goes to the server log, and the
+    person still sees the refusal itself.
+    """
+    detail: dict[str, Any] = {"attempt": attempt, "table": table_id, "reason": reason}
+    detail.update({name: value for name, value in tried.items() if value not in (None, {}, "")})
+    try:
+        tables = Table.objects.filter(pk=table_id, round__tournament=tournament)
+        where = tables.values("number", "round__number").first()
+        if where is not None:
+            detail.update(table_number=where["number"], round=where["round__number"])
+        audit(tournament, actor, REFUSED, **detail)
+    except Exception:
+        logger.exception("Could not audit a refused %s at table %s", attempt, table_id)
+
+
+def _audit_refusal(attempt: str, error: ServiceError, kwargs: dict[str, Any]) -> None:
+    tried = {name: kwargs.get(name) for name in _ATTEMPT_FIELDS}
+    audit_refusal(
+        attempt,
+        error.message,
+        tournament=kwargs["tournament"],
+        actor=kwargs.get("actor"),
+        table_id=kwargs.get("table_id"),
+        **tried,
+    )
