@@ -16,10 +16,14 @@ from pathlib import Path
 import pytest
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+# Without this, Chromium's offline emulation does not reach the service worker: a
+# reload "offline" would fetch the page through it from the live server. With it,
+# context.route also sees the worker's requests, and `go_offline` cuts those too.
+os.environ.setdefault("PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS", "1")
 
 from django.contrib.auth import get_user_model
 from django.urls import reverse
-from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, Route, expect, sync_playwright
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -85,6 +89,22 @@ def browser_user(transactional_db):  # type: ignore[no-untyped-def]
         return get_user_model().objects.create_user(username=username, password=PASSWORD, **extra)
 
     return make
+
+
+def go_offline(page: Page) -> None:
+    """The tablet loses its connection: every request fails, the page's and the service worker's."""
+    page.context.set_offline(True)
+    page.context.route("**/*", _disconnected)
+
+
+def go_online(page: Page) -> None:
+    """The connection is back."""
+    page.context.unroute("**/*", _disconnected)
+    page.context.set_offline(False)
+
+
+def _disconnected(route: Route) -> None:
+    route.abort("internetdisconnected")
 
 
 def assert_assets_loaded(page: Page) -> None:

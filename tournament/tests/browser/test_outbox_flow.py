@@ -31,6 +31,7 @@ from tournament.formats.knockout import services as knockout
 from tournament.formats.life_bands import services as life_bands
 from tournament.models import StaffRole, Table, Tournament
 from tournament.play import results
+from tournament.tests.browser.conftest import go_offline, go_online
 from tournament.tests.browser.tablet import DESK, expect_status, panel, seated
 from tournament.writes import REFUSED
 
@@ -125,7 +126,7 @@ def test_an_offline_tap_waits_survives_a_reload_and_is_recorded_once(  # type: i
     expect(seat_rows(page)).to_have_count(3)
     kept_for_offline(page)
 
-    page.context.set_offline(True)
+    go_offline(page)
     seat_rows(page).nth(1).get_by_role("button", name="Won").click()
     entry = outbox_entries(page)
     expect(entry).to_have_count(1)
@@ -143,7 +144,7 @@ def test_an_offline_tap_waits_survives_a_reload_and_is_recorded_once(  # type: i
     expect(page.locator("#outbox-banner")).to_have_text("Offline: 1 entry waiting")
     assert valid_games(table) == []
 
-    page.context.set_offline(False)
+    go_online(page)
     expect(outbox_entries(page)).to_have_count(0, timeout=SENT_MS)
     expect(page.locator("#outbox-banner")).to_be_hidden()
     expect(seat_rows(page).locator(".tally-value")).to_have_text(["0", "1", "0"])
@@ -164,7 +165,7 @@ def test_offline_losses_go_out_in_order_once_each(new_tablet, field, referee) ->
     page.goto(table_url(tournament, table))
     expect(seat_rows(page)).to_have_count(4)
 
-    page.context.set_offline(True)
+    go_offline(page)
     seat_rows(page).nth(2).get_by_role("button", name="Lost").click()
     expect(outbox_entries(page)).to_have_count(1)
     seat_rows(page).nth(0).get_by_role("button", name="Lost").click()
@@ -173,7 +174,7 @@ def test_offline_losses_go_out_in_order_once_each(new_tablet, field, referee) ->
     expect(page.locator("#outbox-banner")).to_have_text("Offline: 2 entries waiting")
     assert valid_games(table) == []
 
-    page.context.set_offline(False)
+    go_online(page)
     expect(outbox_entries(page)).to_have_count(0, timeout=SENT_MS)
     assert valid_games(table) == [(1, None, seats[2].player_id), (2, None, seats[0].player_id)]
     expect(panel(page).locator(".game-log li")).to_have_count(2)
@@ -189,7 +190,7 @@ def test_a_refused_replay_is_shown_beside_the_current_table(  # type: ignore[no-
     seats = seated(table)
     page = new_tablet(referee.username)
     page.goto(table_url(tournament, table))
-    page.context.set_offline(True)
+    go_offline(page)
     seat_rows(page).nth(0).get_by_role("button", name="Won").click()
     expect(outbox_entries(page)).to_contain_text("Waiting to be sent")
     table.refresh_from_db()
@@ -201,7 +202,7 @@ def test_a_refused_replay_is_shown_beside_the_current_table(  # type: ignore[no-
         version=table.version,
         idempotency_key=uuid.uuid4().hex,
     )
-    page.context.set_offline(False)
+    go_online(page)
     refused = page.locator("#outbox .outbox-entry.is-refused")
     expect(refused).to_contain_text("Not recorded", timeout=SENT_MS)
     expect(refused).to_contain_text("changed on another tablet")
@@ -265,7 +266,7 @@ def test_an_htmx_action_that_fails_offline_says_so_in_place(new_tablet, field, r
     )
     page = new_tablet(referee.username)
     page.goto(table_url(tournament, table))
-    page.context.set_offline(True)
+    go_offline(page)
     page.once("dialog", lambda dialog: dialog.accept())
     page.get_by_role("button", name="Undo game 1").click()
     expect(page.locator(".htmx-error")).to_have_text(
@@ -479,7 +480,7 @@ def test_a_waiting_entry_can_be_discarded(new_tablet, field, referee) -> None:  
     table = with_dealer(tournament, Table.objects.get(round__tournament=tournament, number=1))
     page = new_tablet(referee.username)
     page.goto(table_url(tournament, table))
-    page.context.set_offline(True)
+    go_offline(page)
     seat_rows(page).nth(0).get_by_role("button", name="Won").click()
     seat_rows(page).nth(1).get_by_role("button", name="Won").click()
     expect(outbox_entries(page)).to_have_count(2)
@@ -488,7 +489,7 @@ def test_a_waiting_entry_can_be_discarded(new_tablet, field, referee) -> None:  
     # The second was entered on top of the first: it is not sent either, and says why.
     expect(outbox_entries(page)).to_have_count(1)
     expect(outbox_entries(page)).to_contain_text("Not sent: an earlier entry at this table was not recorded")
-    page.context.set_offline(False)
+    go_online(page)
     page.wait_for_timeout(3_000)
     assert valid_games(table) == []
     outbox_entries(page).get_by_role("button", name="Dismiss").click()
