@@ -63,6 +63,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "tournament.middleware.RequestOriginMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -174,6 +175,10 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
 }
+
+# Snapshots (tournament.backups): where `manage.py backup` writes by default and, when set (`manage.py serve`
+# sets it), where a snapshot is kept after each closed round. Empty: next to the SQLite database, no round snapshots.
+SPIELLEITUNG_BACKUP_DIR = os.environ.get("SPIELLEITUNG_BACKUP_DIR", "")
 
 # Rendered public fragments are cached per tournament version (a write bumps
 # the version, so a stale fragment is never served). Per process by default.

@@ -40,6 +40,10 @@ class Game(models.Model):
     voided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # Why the organiser voided or corrected this game (empty for a referee's undo).
+    void_reason = models.CharField(max_length=300, blank=True)
+    # Why this game replaced the one it supersedes (a correction's reason).
+    correction_reason = models.CharField(max_length=300, blank=True)
     # The table's version right after this game was recorded. A tablet that
     # queued further entries while offline sends the next one with this
     # version, even when the answer to this one was lost and it is replayed.

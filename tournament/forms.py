@@ -124,7 +124,7 @@ class TournamentCreateForm(forms.Form):
 class TournamentSettingsForm(forms.ModelForm):
     """The settings every tournament has, and those its format uses (``Format.settings_used``)."""
 
-    COMMON = ("name", "date", "venue", "capacity", "entry_fee", "display_rotation_seconds")
+    COMMON = ("name", "date", "venue", "capacity", "entry_fee", "confirm_results", "display_rotation_seconds")
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
@@ -148,6 +148,7 @@ class TournamentSettingsForm(forms.ModelForm):
                 for name in record.settings_used
                 if name != "scoring_table"  # its own form (ScoringForm)
             ),
+            "confirm_results",
             "display_rotation_seconds",
         ]
         widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}

@@ -60,6 +60,13 @@ class Tournament(models.Model):
     )
     keep_clubs_apart = models.BooleanField(_("keep players of one club apart in round 1"), default=False)
     auto_advance = models.BooleanField(_("generate the next round automatically"), default=False)
+    confirm_results = models.BooleanField(
+        _("a second person confirms each table's result"),
+        default=False,
+        help_text=_(
+            "A decided table counts only after another referee or the organiser confirms it on their own device."
+        ),
+    )
 
     # Knockout (format A).
     wins_needed = models.PositiveSmallIntegerField(
@@ -344,6 +351,12 @@ class Table(models.Model):
     closed_at = models.DateTimeField(null=True, blank=True)
     # Points format with a time limit: the referee called time at this table.
     time_called_at = models.DateTimeField(null=True, blank=True)
+    # Second confirmation (Tournament.confirm_results): who confirmed the decided result.
+    # Cleared whenever the result changes (a game recorded, undone or corrected; reopened).
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     class Meta:
         verbose_name = _("table")
@@ -446,11 +459,18 @@ class AuditEntry(models.Model):
     action = models.CharField(max_length=60)
     detail = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # What the entry concerns, for the audit page's filters (the detail keeps the rest).
+    table = models.ForeignKey("Table", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    player = models.ForeignKey("Player", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    # Where it came from: the page posted to and the device (a short user agent).
+    source = models.CharField(max_length=200, blank=True)
+    device = models.CharField(max_length=200, blank=True)
 
     class Meta:
         verbose_name = _("audit entry")
         verbose_name_plural = _("audit entries")
         ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["tournament", "-created_at", "-id"], name="audit_by_tournament")]
 
     def __str__(self) -> str:
         return f"{self.created_at:%H:%M:%S} {self.action}"

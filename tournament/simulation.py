@@ -58,7 +58,7 @@ def create_field(*, fmt: str, players: int, seed: int, actor: object | None = No
             tournament=tournament, actor=actor, name=name, club=rng.choice(CLUBS), confirm_same_name=True
         )
         desk.check_in_player(tournament=tournament, actor=actor, player_id=registration.player.pk)
-    desk.draw_start_numbers(tournament=tournament, actor=actor, seed=seed)
+    desk.draw_start_numbers(tournament=tournament, actor=actor, seed=seed, confirmed=True)
     tournament.refresh_from_db()
     return tournament
 

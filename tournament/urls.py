@@ -1,7 +1,7 @@
 from django.urls import path
 
 from tournament.formats import registry
-from tournament.views import desk, display, exports, offline, organiser, referee, rounds
+from tournament.views import corrections, desk, display, exports, offline, organiser, referee, rounds
 
 app_name = "tournament"
 
@@ -44,12 +44,14 @@ urlpatterns = [
     ),
     path("t/<int:tournament_id>/staff/", organiser.staff, name="staff"),
     path("t/<int:tournament_id>/log/", organiser.audit_log, name="audit_log"),
+    path("t/<int:tournament_id>/log.csv", exports.audit_csv, name="audit_csv"),
     path("t/<int:tournament_id>/staff/<int:staff_id>/remove/", organiser.remove_staff, name="remove_staff"),
     path("t/<int:tournament_id>/rounds/", rounds.rounds, name="rounds"),
     path("t/<int:tournament_id>/rounds/next/", rounds.next_round, name="next_round"),
     path("t/<int:tournament_id>/ranking/", rounds.ranking, name="ranking"),
     path("t/<int:tournament_id>/export/standings.csv", exports.standings_csv, name="export_standings"),
     path("t/<int:tournament_id>/export/games.csv", exports.games_csv, name="export_games"),
+    path("t/<int:tournament_id>/export/backup.json.gz", exports.export_tournament, name="export_tournament"),
     path("t/<int:tournament_id>/rounds/<int:round_number>/table-cards/", referee.table_cards, name="table_cards"),
     path("t/<int:tournament_id>/referee/", referee.tables, name="referee_tables"),
     path("t/<int:tournament_id>/referee/tables/<int:table_id>/", referee.table, name="referee_table"),
@@ -57,6 +59,11 @@ urlpatterns = [
     path("t/<int:tournament_id>/referee/tables/<int:table_id>/game/", referee.record_game, name="record_game"),
     path("t/<int:tournament_id>/referee/tables/<int:table_id>/undo/", referee.undo_game, name="undo_game"),
     path("t/<int:tournament_id>/referee/tables/<int:table_id>/close/", referee.close_table, name="close_table"),
+    path(
+        "t/<int:tournament_id>/tables/<int:table_id>/corrections/",
+        corrections.table_corrections,
+        name="table_corrections",
+    ),
     path("t/<int:tournament_id>/referee/tables/<int:table_id>/time/", referee.call_time, name="call_time"),
     path("p/<int:tournament_id>/", display.projector, name="projector"),
     path("p/<int:tournament_id>/screen/", display.projector_screen, name="projector_screen"),

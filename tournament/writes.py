@@ -25,7 +25,8 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import F
 
 from tournament.errors import ServiceError
-from tournament.models import AuditEntry, Table, Tournament
+from tournament.middleware import current_origin
+from tournament.models import AuditEntry, Player, Table, Tournament
 
 User = AbstractBaseUser | AnonymousUser
 logger = logging.getLogger(__name__)
@@ -37,9 +38,58 @@ def acting_user(user: User | None) -> Any:
     return user if user is not None and user.is_authenticated else None
 
 
+# The detail keys that name the table and the player an audit entry concerns, as the services
+# pass them (the first present wins). Every value under these keys is a primary key of a row
+# of the entry's tournament: ``table``/``table_id`` a Table's, ``player``/``player_id`` (desk,
+# first dealer, a lost chip), ``winner``/``winner_id`` (a game won) and ``loser``/``loser_id``
+# (a chip lost) a Player's. Keys holding numbers rather than ids (``tables`` and ``players`` of
+# the round services, ``table_number``, ``start_number``) are left alone.
+TABLE_KEYS = ("table", "table_id")
+PLAYER_KEYS = ("player", "player_id", "winner", "winner_id", "loser", "loser_id")
+
+
+def named_id(detail: dict[str, Any], keys: tuple[str, ...]) -> int | None:
+    """The first integer under ``keys`` in ``detail`` (None when there is none)."""
+    for key in keys:
+        value = detail.get(key)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    return None
+
+
 def audit(tournament: Tournament | None, user: User | None, action: str, /, **detail: Any) -> None:
-    """Write who did what (``action``, a stable code) with its details (JSON)."""
-    AuditEntry.objects.create(tournament=tournament, actor=acting_user(user), action=action, detail=detail)
+    """Write who did what (``action``, a stable code) with its details (JSON).
+
+    The entry also records the table and the player it concerns (from the detail
+    keys in ``TABLE_KEYS`` and ``PLAYER_KEYS``: the caller guarantees they are rows
+    of ``tournament``) and where the write came from (the request's page and device,
+    see ``tournament.middleware``; empty outside a request).
+    """
+    _write(
+        tournament, user, action, detail, table_id=named_id(detail, TABLE_KEYS), player_id=named_id(detail, PLAYER_KEYS)
+    )
+
+
+def _write(
+    tournament: Tournament | None,
+    user: User | None,
+    action: str,
+    detail: dict[str, Any],
+    *,
+    table_id: int | None,
+    player_id: int | None,
+) -> None:
+    origin = current_origin()
+    AuditEntry.objects.create(
+        tournament=tournament,
+        actor=acting_user(user),
+        action=action,
+        detail=detail,
+        table_id=table_id,
+        player_id=player_id,
+        source=origin.source if origin is not None else "",
+        device=origin.device_line if origin is not None else "",
+    )
 
 
 def bump(tournament: Tournament) -> None:
@@ -98,11 +148,17 @@ def audit_refusal(
     detail: dict[str, Any] = {"attempt": attempt, "table": table_id, "reason": reason}
     detail.update({name: value for name, value in tried.items() if value not in (None, {}, "")})
     try:
+        # The ids were submitted, not checked: link only the tournament's own table and player.
         tables = Table.objects.filter(pk=table_id, round__tournament=tournament)
         where = tables.values("number", "round__number").first()
         if where is not None:
             detail.update(table_number=where["number"], round=where["round__number"])
-        audit(tournament, actor, REFUSED, **detail)
+        player_id = named_id(detail, PLAYER_KEYS)
+        if player_id is not None and not Player.objects.filter(pk=player_id, tournament=tournament).exists():
+            player_id = None
+        _write(
+            tournament, actor, REFUSED, detail, table_id=table_id if where is not None else None, player_id=player_id
+        )
     except Exception:
         logger.exception("Could not audit a refused %s at table %s", attempt, table_id)
 

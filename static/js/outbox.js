@@ -25,6 +25,7 @@
 (function () {
   "use strict";
   const STORE = "spielleitung.outbox.v1";
+  const DEVICE_STORE = "spielleitung.device";
   const SEND_TIMEOUT_MS = 10000;
   const RETRY_MS = [1500, 3000, 6000, 10000, 15000];
   const OPEN = ["queued", "sending", "waiting", "failed", "login"];
@@ -77,6 +78,20 @@
     const bytes = new Uint8Array(16);
     window.crypto.getRandomValues(bytes);
     return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+
+  // The tablet's own id, kept in localStorage and sent as X-Device: the audit trail names the device.
+  function deviceId() {
+    try {
+      let id = window.localStorage.getItem(DEVICE_STORE);
+      if (!id) {
+        id = newKey().slice(0, 16);
+        window.localStorage.setItem(DEVICE_STORE, id);
+      }
+      return id;
+    } catch (error) {
+      return "";
+    }
   }
 
   function csrfToken() {
@@ -222,7 +237,12 @@
         redirect: "manual",
         cache: "no-store",
         signal: controller.signal,
-        headers: { "HX-Request": "true", "HX-Target": "table-panel", "X-CSRFToken": csrfToken() },
+        headers: {
+          "HX-Request": "true",
+          "HX-Target": "table-panel",
+          "X-CSRFToken": csrfToken(),
+          "X-Device": deviceId(),
+        },
       })
       .then((response) => response.text().then((html) => settle(entry, response, html)))
       .catch(() => wait(entry))

@@ -12,11 +12,13 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
+from games.models import Game, GameStatus
 from tournament import enums
 from tournament.desk.players import ACTIVE_STATUSES, active_count, lock_player, promote_from_waiting_list
 from tournament.errors import NeedsConfirmation, ServiceError
-from tournament.models import CheckIn, ChecklistItem, Player, PlayerCheck, Tournament
+from tournament.models import CheckIn, ChecklistItem, Player, PlayerCheck, Seat, Tournament
 from tournament.writes import User, acting_user, audit, bump, lock_tournament
 
 
@@ -136,7 +138,9 @@ def undo_check_in(*, tournament: Tournament, actor: User, player_id: int) -> Pla
     return player
 
 
-def _leave(tournament: Tournament, actor: User, player_id: int, status: str, action: str) -> Player:
+def _leave(
+    tournament: Tournament, actor: User, player_id: int, status: str, action: str, *, confirmed: bool = True
+) -> Player:
     with transaction.atomic():
         locked = lock_tournament(tournament.pk)
         player = lock_player(locked, player_id)
@@ -146,6 +150,8 @@ def _leave(tournament: Tournament, actor: User, player_id: int, status: str, act
             raise ServiceError(_("%(name)s is already marked as no-show.") % {"name": player.name})
         if status == enums.PlayerStatus.NO_SHOW and player.status == enums.PlayerStatus.CHECKED_IN:
             raise ServiceError(_("%(name)s is checked in; withdraw the player instead.") % {"name": player.name})
+        if not confirmed:
+            raise NeedsConfirmation(_withdraw_consequence(player), kind="withdraw")
         was_holding_place = player.status in ACTIVE_STATUSES
         CheckIn.objects.filter(player=player, cancelled_at__isnull=True).update(cancelled_at=timezone.now())
         player.status = status
@@ -158,9 +164,39 @@ def _leave(tournament: Tournament, actor: User, player_id: int, status: str, act
     return player
 
 
-def withdraw_player(*, tournament: Tournament, actor: User, player_id: int) -> Player:
-    """Withdraw a player; the first on the waiting list moves up."""
-    return _leave(tournament, actor, player_id, enums.PlayerStatus.WITHDRAWN, "player_withdrawn")
+def withdraw_player(*, tournament: Tournament, actor: User, player_id: int, confirmed: bool = False) -> Player:
+    """Withdraw a player; the first on the waiting list moves up.
+
+    Raises ``NeedsConfirmation`` (kind "withdraw", with ``_withdraw_consequence``'s
+    words) unless ``confirmed``; refusals (already withdrawn, unknown player) come
+    first. In play the rules stay: the player's seats and games are kept, a table
+    still playing plays on as seated, and no later round seats the player.
+    """
+    return _leave(tournament, actor, player_id, enums.PlayerStatus.WITHDRAWN, "player_withdrawn", confirmed=confirmed)
+
+
+def _withdraw_consequence(player: Player) -> str:
+    """What withdrawing ``player`` means, in words: the table still playing they sit at, or
+    the games they played, or (not yet in play) the plain question."""
+    seat = (
+        Seat.objects.filter(player=player, table__status=enums.TableStatus.PLAYING)
+        .select_related("table__round")
+        .order_by("-table__round__number")
+        .first()
+    )
+    if seat is not None:
+        return _(
+            "%(name)s sits at table %(table)d of %(round)s, which is still playing: the games recorded there stay "
+            "and the table plays on as seated. %(name)s will not be seated in any later round."
+        ) % {"name": player.name, "table": seat.table.number, "round": seat.table.round}
+    if Seat.objects.filter(player=player).exists():
+        games = Game.objects.filter(table__seats__player=player, status=GameStatus.VALID).count()
+        return ngettext(
+            "%(name)s has played %(count)d game: it stays recorded. %(name)s will not be seated in any later round.",
+            "%(name)s has played %(count)d games: they stay recorded. %(name)s will not be seated in any later round.",
+            games,
+        ) % {"name": player.name, "count": games}
+    return _("Withdraw %(name)s?") % {"name": player.name}
 
 
 def mark_no_show(*, tournament: Tournament, actor: User, player_id: int) -> Player:

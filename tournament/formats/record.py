@@ -27,6 +27,7 @@ from games.models import Game
 from tournament.errors import ServiceError
 from tournament.formats.base import FormatSpec
 from tournament.models import Player, Round, Table, Tournament
+from tournament.play.corrections import CorrectionHooks
 
 Label = str | Promise
 
@@ -129,7 +130,9 @@ class Format:
     settings_used: tuple[str, ...]
     # The eligibility checklist a new tournament of this format starts with.
     default_checklist: Callable[[], list[str]]
-    # The organiser's step on the rounds page, with the posted ``action`` and ``choice``.
+    # The organiser's step on the rounds page, with the posted ``action``, ``choice`` and ``confirmed``:
+    # a step that loses something (finishing before the planned end) raises ``NeedsConfirmation``
+    # saying what, unless ``confirmed``.
     next_step: Callable[..., StepDone]
     # The rounds page: what the template needs beyond rounds, tables and counters.
     rounds_context: Callable[[Tournament, list[Round]], dict[str, Any]]
@@ -150,6 +153,8 @@ class Format:
     rule_labels: Mapping[str, Label]
     public_extras: Callable[[Tournament], PublicExtras]
     simulate: Callable[..., Any]
+    # What the organiser's corrections need from the format (``tournament.play.corrections``).
+    corrections: CorrectionHooks
     # Points format with a time limit: the table ends with the games played.
     call_time: Callable[..., Table] | None = None
     # Several rounds play at once (life bands: main and consolation): lists show every running round.
@@ -172,8 +177,8 @@ def build(
     """The record of the format package ``tournament/formats/<slug>/``, read from its modules by convention.
 
     - ``rules``: ``SPEC``;
-    - ``services``: ``next_step``, ``record_result``, ``undo_result``, ``close_table`` and, where the
-      format has one, ``call_time``;
+    - ``services``: ``next_step``, ``record_result``, ``undo_result``, ``close_table``, ``CORRECTIONS``
+      and, where the format has one, ``call_time``;
     - ``reads``: ``ranking``, ``RANKING_TITLE``, ``RANKING_COLUMNS``, ``LIVE_STANDINGS``, ``RULE_LABELS``,
       ``rounds_context``, ``table_context``, ``public_extras``, ``default_checklist``,
       ``counts_card_points``;
@@ -202,6 +207,7 @@ def build(
         record_result=services.record_result,
         undo_result=services.undo_result,
         close_table=services.close_table,
+        corrections=services.CORRECTIONS,
         call_time=getattr(services, "call_time", None),
         ranking=reads.ranking,
         ranking_title=reads.RANKING_TITLE,

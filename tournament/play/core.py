@@ -32,7 +32,13 @@ def check_writable(table: Table, version: int | None) -> None:
     ``version`` of the table (``None``: any version)."""
     if table.round.status == enums.RoundStatus.FINISHED or table.status == enums.TableStatus.CLOSED:
         raise ServiceError(_("Table %(number)d is closed; results can no longer change.") % {"number": table.number})
-    if version is not None and version != table.version:
+    if version is not None:
+        refuse_stale(table, version)
+
+
+def refuse_stale(table: Table, version: int) -> None:
+    """Refuse a write from a tablet or page that saw another ``version`` of the table."""
+    if version != table.version:
         raise ServiceError(
             _(
                 "Table %(number)d was changed on another tablet. "
@@ -54,10 +60,21 @@ def refuse_without_draw(tournament: Tournament) -> None:
 
 
 def refuse_while_playing(tables: QuerySet[Table]) -> None:
-    """Refuse while any of ``tables`` still plays, naming them."""
+    """Refuse while any of ``tables`` still plays, naming them; with a second confirmation
+    (``Tournament.confirm_results``) also while a decided table waits for it."""
     numbers = list(tables.filter(status=enums.TableStatus.PLAYING).order_by("number").values_list("number", flat=True))
     if numbers:
         raise ServiceError(_("Tables still playing: %(tables)s.") % {"tables": ", ".join(str(n) for n in numbers)})
+    waiting = list(
+        tables.filter(status=enums.TableStatus.DECIDED, round__tournament__confirm_results=True)
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
+    if waiting:
+        raise ServiceError(
+            _("Tables waiting for a second person to confirm their result: %(tables)s.")
+            % {"tables": ", ".join(str(n) for n in waiting)}
+        )
 
 
 def refuse_too_few(players: int, needed: int) -> None:

@@ -203,6 +203,32 @@ def winner_recorder(*, score: Score, refresh: Refresh) -> Callable[..., Game]:
     return record_game
 
 
+def rescorer(score: Score) -> Callable[..., None]:
+    """The scores of a correcting game (``play.corrections``), priced like a tap's: ``score`` is the
+    format's, the card points come from the organiser's form."""
+
+    def rescore(
+        tournament: Tournament,
+        table: Table,
+        game: Game,
+        card_points: Mapping[int, int] | None,
+        hands: Mapping[int, Mapping[str, int]] | None,
+    ) -> None:
+        assert game.winner_id is not None
+        winner = game.winner_id
+        seated = set(table.seats.values_list("player_id", flat=True))
+
+        def priced() -> dict[int, tuple[int, dict[str, int]]]:
+            return priced_hands(tournament, seated, winner, card_points, hands)
+
+        scores = score(tournament, table, winner, priced)
+        GameScore.objects.bulk_create(
+            GameScore(game=game, player_id=pid, points=points, hand=hand) for pid, (points, hand) in scores.items()
+        )
+
+    return rescore
+
+
 def void_last_game(table: Table, actor: User) -> Game:
     """Mark the table's last valid game voided (kept, struck through); refused when there is none."""
     game = table.games.filter(status=GameStatus.VALID).order_by("-number").first()
@@ -249,6 +275,11 @@ def undoer(
     return undo_last_game
 
 
+def own_entry(table: Table, actor: User) -> bool:
+    """``actor`` entered one of the table's valid games (a second confirmation must come from someone else)."""
+    return table.games.filter(status=GameStatus.VALID, entered_by=acting_user(actor)).exists()
+
+
 def closer(*, guard: Guard = _no_guard, after: Callable[[Tournament, Table, User], None]) -> Callable[..., Table]:
     """The service that closes a decided table for a format: its ``guard`` may refuse; ``after``
     runs once the close is committed (the next round, the end of the tournament), and a refusal
@@ -256,7 +287,9 @@ def closer(*, guard: Guard = _no_guard, after: Callable[[Tournament, Table, User
 
     @refusals_audited("close_table")
     def close_table(*, tournament: Tournament, actor: User, table_id: int, version: int) -> Table:
-        """Confirm a decided table's result; after this it can no longer be undone."""
+        """Confirm a decided table's result; after this it can no longer be undone (the organiser
+        corrects it). With ``Tournament.confirm_results`` the person confirming must not have
+        entered any of its games."""
         with transaction.atomic():
             locked = lock_tournament(tournament.pk)
             table = lock_table(locked, table_id)
@@ -264,10 +297,18 @@ def closer(*, guard: Guard = _no_guard, after: Callable[[Tournament, Table, User
             if table.status != enums.TableStatus.DECIDED:
                 raise ServiceError(_("Table %(number)d is not decided yet.") % {"number": table.number})
             guard(locked, table)
+            if locked.confirm_results and own_entry(table, actor):
+                raise ServiceError(
+                    _(
+                        "You entered this result yourself: another referee or the organiser confirms it "
+                        "on their own device."
+                    )
+                )
             table.status = enums.TableStatus.CLOSED
-            table.closed_at = timezone.now()
+            table.closed_at = table.confirmed_at = timezone.now()
+            table.confirmed_by = acting_user(actor)
             table.version += 1
-            table.save(update_fields=["status", "closed_at", "version"])
+            table.save(update_fields=["status", "closed_at", "confirmed_at", "confirmed_by", "version"])
             bump(locked)
             audit(locked, actor, "table_closed", table=table.pk)
         with contextlib.suppress(ServiceError):

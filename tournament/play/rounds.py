@@ -9,11 +9,12 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
+from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournament import enums, seating
+from tournament import backups, enums, seating
 from tournament.models import Round, Seat, Table, Tournament
 from tournament.writes import User, audit, bump
 
@@ -60,6 +61,9 @@ def close_round(rnd: Round, now: datetime | None = None, *, close_tables: bool =
     rnd.status = enums.RoundStatus.FINISHED
     rnd.finished_at = rnd.finished_at or now
     rnd.save(update_fields=["status", "finished_at"])
+    transaction.on_commit(
+        lambda: backups.snapshot_after_round(tournament_id=rnd.tournament_id, round_number=rnd.number), robust=True
+    )
 
 
 def finish_tournament(tournament: Tournament, actor: User) -> None:

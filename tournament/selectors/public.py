@@ -49,6 +49,8 @@ class PublicTable:
     is_final: bool = False
     started_at: datetime | None = None
     sharp_at: datetime | None = None
+    # Decided, but its result waits for a second person's confirmation (``Tournament.confirm_results``).
+    provisional: bool = False
 
 
 @dataclass
@@ -159,6 +161,7 @@ def snapshot(tournament: Tournament) -> Snapshot:
                 PublicTable(
                     number=table.number,
                     status=table.status,
+                    provisional=tournament.confirm_results and table.status == enums.TableStatus.DECIDED,
                     is_duel=table.is_duel,
                     wins_needed=table.wins_needed,
                     points_target=table.points_target,
@@ -269,6 +272,7 @@ def as_json(snap: Snapshot) -> dict[str, Any]:
                     {
                         "number": table.number,
                         "status": table.status,
+                        "provisional": table.provisional,
                         "is_duel": table.is_duel,
                         "wins_needed": table.wins_needed,
                         "points_target": table.points_target,

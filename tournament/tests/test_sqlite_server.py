@@ -36,6 +36,7 @@ from contextlib import closing
 from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -244,13 +245,13 @@ class Tablet:
 # --- the server -----------------------------------------------------------------------
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
 
 
-def _run(args: list[str], env: dict[str, str]) -> str:
+def run_command(args: list[str], env: dict[str, str]) -> str:
     """Run a Python command in the project directory; its stdout, or a failure with its output."""
     result = subprocess.run(
         [sys.executable, *args],
@@ -266,7 +267,7 @@ def _run(args: list[str], env: dict[str, str]) -> str:
     return result.stdout
 
 
-def _server_env(tmp_path: Path) -> dict[str, str]:
+def server_env(tmp_path: Path) -> dict[str, str]:
     """The environment of ``make run`` on a fresh SQLite file.
 
     The settings are ``config.settings`` with only STATIC_ROOT moved into
@@ -288,7 +289,7 @@ def _server_env(tmp_path: Path) -> dict[str, str]:
     return env
 
 
-def _wait_until_healthy(server: subprocess.Popen[bytes], port: int, log: Path) -> None:
+def wait_until_healthy(server: subprocess.Popen[bytes], port: int, log: Path) -> None:
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if server.poll() is not None:
@@ -306,7 +307,7 @@ def _wait_until_healthy(server: subprocess.Popen[bytes], port: int, log: Path) -
     pytest.fail(f"the server did not answer /healthz within 30 s:\n{log.read_text()}")
 
 
-def _stop(server: subprocess.Popen[bytes]) -> None:
+def stop_server(server: subprocess.Popen[bytes]) -> None:
     """SIGTERM to gunicorn's master (graceful); SIGKILL to its process group if it hangs."""
     if server.poll() is not None:
         return
@@ -318,20 +319,35 @@ def _stop(server: subprocess.Popen[bytes]) -> None:
         server.wait(timeout=5)
 
 
+def tablets_for(day: dict[str, Any], port: int) -> list[Tablet]:
+    """One tablet per table of the day, each logged in with its referee's session."""
+    return [
+        Tablet(
+            port=port,
+            tournament_id=day["tournament"],
+            table_id=table["id"],
+            players=table["players"],
+            session_key=session_key,
+            rng=random.Random(index),
+        )
+        for index, (table, session_key) in enumerate(zip(day["tables"], day["sessions"], strict=True))
+    ]
+
+
 def test_twenty_tablets_post_at_once_and_no_tap_is_lost(tmp_path: Path) -> None:
     begun = time.monotonic()
-    env = _server_env(tmp_path)
-    _run(["manage.py", "migrate", "--no-input", "-v", "0"], env)
+    env = server_env(tmp_path)
+    run_command(["manage.py", "migrate", "--no-input", "-v", "0"], env)
     # One more process (not one per step): collectstatic as make run does it, then the day's setup.
     script = (
         "import django; django.setup(); from django.core.management import call_command; "
         "call_command('collectstatic', interactive=False, verbosity=0); "
         f"from tournament.tests.test_sqlite_server import setup_day; setup_day({TABLETS}, {TABLETS}, {GAMES_PER_ROUND})"
     )
-    day = json.loads(_run(["-c", script], env).strip().splitlines()[-1])
+    day = json.loads(run_command(["-c", script], env).strip().splitlines()[-1])
     assert len(day["tables"]) == TABLETS
 
-    port = _free_port()
+    port = free_port()
     log = tmp_path / "server.log"
     with log.open("wb") as output:  # a file, not a pipe: a full pipe would stall the server
         server = subprocess.Popen(
@@ -343,19 +359,9 @@ def test_twenty_tablets_post_at_once_and_no_tap_is_lost(tmp_path: Path) -> None:
             start_new_session=True,  # its own process group, so a hung server can be killed with its workers
         )
     try:
-        _wait_until_healthy(server, port, log)
+        wait_until_healthy(server, port, log)
         setup_seconds = time.monotonic() - begun
-        tablets = [
-            Tablet(
-                port=port,
-                tournament_id=day["tournament"],
-                table_id=table["id"],
-                players=table["players"],
-                session_key=session_key,
-                rng=random.Random(index),
-            )
-            for index, (table, session_key) in enumerate(zip(day["tables"], day["sessions"], strict=True))
-        ]
+        tablets = tablets_for(day, port)
         started = time.monotonic()
         deadline = started + RUN_DEADLINE
         # Daemon threads: a tablet stuck past every timeout must not keep pytest from exiting.
@@ -368,7 +374,7 @@ def test_twenty_tablets_post_at_once_and_no_tap_is_lost(tmp_path: Path) -> None:
         hung = sum(thread.is_alive() for thread in threads)
     finally:
         stopping = time.monotonic()
-        _stop(server)
+        stop_server(server)
         stop_seconds = time.monotonic() - stopping
 
     posts = [post for tablet in tablets for post in tablet.posts]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -137,6 +139,37 @@ def register(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     return render(request, "tournament/desk.html", context, status=200 if confirm else 422)
 
 
+def is_confirmed(request: HtmxHttpRequest) -> bool:
+    """The person said yes on a confirmation panel (``confirm=1``); any other value is no."""
+    return request.POST.get("confirm") == "1"
+
+
+def confirm_panel(
+    error: NeedsConfirmation,
+    *,
+    url: str,
+    fields: Sequence[tuple[str, object]],
+    label: str,
+    cancel_url: str,
+    target: str = "",
+    cancel_target: str = "",
+) -> dict[str, object]:
+    """What ``tournament/_confirm.html`` shows: the service's words (``error.message``: what
+    will be lost), a "Yes" button posting ``fields`` plus ``confirm=1`` to ``url`` and a
+    Cancel link. With ``target`` (a CSS selector) both answer in place under htmx; without
+    JavaScript they are a plain form and link."""
+    return {
+        "message": error.message,
+        "kind": error.kind,
+        "url": url,
+        "fields": [(name, value) for name, value in fields if value not in ("", None)],
+        "label": label,
+        "cancel_url": cancel_url,
+        "target": target,
+        "cancel_target": cancel_target or target,
+    }
+
+
 def _confirm_flags(error: NeedsConfirmation, data: dict[str, object]) -> dict[str, bool]:
     """Which confirmation the user is being asked for, plus those already given."""
     return {
@@ -208,21 +241,35 @@ def check_in_screen(request: HtmxHttpRequest, tournament: Tournament) -> HttpRes
 
 
 def _row_response(
-    request: HtmxHttpRequest, tournament: Tournament, player_id: int, *, error: str = "", confirm: str = ""
+    request: HtmxHttpRequest,
+    tournament: Tournament,
+    player_id: int,
+    *,
+    error: str = "",
+    confirm: str = "",
+    panel: dict[str, object] | None = None,
 ) -> HttpResponse:
-    """After an action: the player's row for htmx, else back to the list."""
-    if request.htmx:
+    """After an action: the player's row for htmx, else back to the list.
+
+    With a confirmation ``panel`` (withdraw) and no htmx, the check-in page shows
+    only this player's row with the panel, so the question works without JavaScript."""
+    if request.htmx or panel is not None:
+        player = reads.desk_player(tournament, player_id)
         context = {
             "tournament": tournament,
-            "player": reads.desk_player(tournament, player_id),
+            "player": player,
             "items": list(tournament.checklist_items.all()),
             "row_error": error,
             "row_confirm": confirm,
+            "row_panel": panel,
             "counters": reads.desk_counters(tournament),
             "oob_counters": True,
             "query": request.POST.get("q", ""),
         }
-        return render(request, "tournament/check_in.html#player-row", context)
+        if request.htmx:
+            return render(request, "tournament/check_in.html#player-row", context)
+        context |= {"players": [player], "total": 1, "oob_counters": False}
+        return render(request, "tournament/check_in.html", context)
     if error or confirm:
         messages.error(request, error or confirm)
     query = request.POST.get("q", "")
@@ -273,18 +320,41 @@ def _player_action(action: str) -> object:
         "reinstate": desk_services.reinstate_player,
         "undo_check_in": desk_services.undo_check_in,
     }[action]
+    # Actions whose service asks first (``NeedsConfirmation``): the posted ``confirm=1`` answers.
+    asks_first = action == "withdraw"
 
     @require_POST
     @tournament_role(enums.Role.DESK)
     def view(request: HtmxHttpRequest, tournament: Tournament, player_id: int) -> HttpResponse:
+        extra = {"confirmed": is_confirmed(request)} if asks_first else {}
         try:
-            service(tournament=tournament, actor=request.user, player_id=player_id)
+            service(tournament=tournament, actor=request.user, player_id=player_id, **extra)
+        except NeedsConfirmation as error:
+            panel = _withdraw_panel(request, tournament, player_id, error)
+            return _row_response(request, tournament, player_id, panel=panel)
         except ServiceError as error:
             return _row_response(request, tournament, player_id, error=error.message)
         return _row_response(request, tournament, player_id)
 
     view.__name__ = action
     return view
+
+
+def _withdraw_panel(
+    request: HtmxHttpRequest, tournament: Tournament, player_id: int, error: NeedsConfirmation
+) -> dict[str, object]:
+    """The withdraw question in the player's row: "Yes" posts again, Cancel shows the list."""
+    query = request.POST.get("q", "")
+    list_url = reverse("tournament:check_in", args=[tournament.pk])
+    return confirm_panel(
+        error,
+        url=reverse("tournament:withdraw", args=[tournament.pk, player_id]),
+        fields=[("q", query)],
+        label=_("Yes, withdraw"),
+        cancel_url=f"{list_url}?{urlencode({'q': query})}" if query else list_url,
+        target=f"#player-{player_id}",
+        cancel_target="#player-list",
+    )
 
 
 withdraw = _player_action("withdraw")
@@ -296,11 +366,25 @@ undo_check_in = _player_action("undo_check_in")
 @require_http_methods(["GET", "POST"])
 @tournament_role(enums.Role.DESK)
 def draw(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
+    """Draw start numbers. Drawing again asks first (the service says what is lost): the
+    answer is the page with the question in place of the form, then ``confirm=1`` draws."""
     form = DrawForm(request.POST if request.method == "POST" else None)
+    panel: dict[str, object] | None = None
     if request.method == "POST" and form.is_valid():
+        seed = form.cleaned_data["seed"]
         try:
             result = desk_services.draw_start_numbers(
-                tournament=tournament, actor=request.user, seed=form.cleaned_data["seed"]
+                tournament=tournament, actor=request.user, seed=seed, confirmed=is_confirmed(request)
+            )
+        except NeedsConfirmation as error:
+            url = reverse("tournament:draw", args=[tournament.pk])
+            panel = confirm_panel(
+                error,
+                url=url,
+                fields=[("seed", seed)],
+                label=_("Yes, draw again"),
+                cancel_url=url,
+                target="#draw-step",
             )
         except ServiceError as error:
             form.add_error(None, error.message)
@@ -321,12 +405,16 @@ def draw(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     context = {
         "tournament": tournament,
         "form": form,
+        "panel": panel,
         "draw": reads.latest_draw(tournament),
         "players": reads.draw_result(tournament),
         "counters": reads.desk_counters(tournament),
     }
     status = 422 if form.errors else 200
-    return render(request, "tournament/draw.html", context, status=status)
+    template = "tournament/draw.html"
+    if request.htmx and request.htmx.target == "draw-step":
+        template += "#draw-step"
+    return render(request, template, context, status=status)
 
 
 @require_GET

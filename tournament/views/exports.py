@@ -1,4 +1,5 @@
-"""CSV exports for the organiser, for every format: the ranking and every game.
+"""CSV exports for the organiser, for every format: the ranking and every game; and the whole
+tournament as one backup file (``export_tournament``).
 
 Semicolon separated, UTF-8 with a byte order mark (spreadsheet programs read
 the umlauts right). Times are local times of the event.
@@ -7,9 +8,10 @@ the umlauts right). Times are local times of the event.
 from __future__ import annotations
 
 import csv
+import json
 from collections import defaultdict
 
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponseBadRequest
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -17,9 +19,11 @@ from django.views.decorators.http import require_GET
 
 from games.models import Game, GameScore, GameStatus
 from tournament import enums
+from tournament.backups import portable
 from tournament.http import HtmxHttpRequest
 from tournament.models import Player, Seat, Tournament
 from tournament.permissions import tournament_role
+from tournament.selectors import audit as audit_reads
 from tournament.selectors import ranking as ranking_reads
 
 STATUS_LABELS = dict(GameStatus.choices)
@@ -105,4 +109,76 @@ def games_csv(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
                     game.entered_by.get_username() if game.entered_by else "",
                 ]
             )
+    return response
+
+
+# A cell starting with one of these is read as a formula by spreadsheet programs.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(value: object) -> object:
+    """A cell that a spreadsheet program shows as text: text that would start a formula
+    (``=``, ``+``, ``-``, ``@``, tab, carriage return) gets a leading apostrophe; numbers stay."""
+    if isinstance(value, str) and value.startswith(_FORMULA_START):
+        return "'" + value
+    return value
+
+
+@require_GET
+@tournament_role(enums.Role.ORGANISER)
+def audit_csv(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
+    """The audit trail as the log page filters it (same GET filters, every page), newest first:
+    time (ISO, the event's time zone), person, source, device, action code, description, table,
+    round, player, reason, the detail as JSON. Filter values that are not the tournament's: 400."""
+    offered = audit_reads.choices(tournament)
+    read = audit_reads.read_filters(request.GET, offered)
+    if read.errors:
+        return HttpResponseBadRequest(" ".join(read.errors), content_type="text/plain; charset=utf-8")
+    response, writer = _csv_response(tournament, "log")
+    writer.writerow(
+        [
+            _("Time"),
+            _("Person"),
+            _("Source"),
+            _("Device"),
+            _("Action"),
+            _("Description"),
+            _("Table"),
+            _("Round"),
+            _("Player"),
+            _("Reason"),
+            _("Details"),
+        ]
+    )
+    for row in audit_reads.audit_rows(tournament, read.filters, offered):
+        entry = row.entry
+        cells = [
+            timezone.localtime(entry.created_at).isoformat(timespec="seconds"),
+            row.person,
+            entry.source,
+            entry.device,
+            entry.action,
+            row.description,
+            row.table.number if row.table else "",
+            row.table.round_number if row.table else "",
+            audit_reads.player_name(row.player) if row.player else "",
+            row.reason,
+            json.dumps(entry.detail, ensure_ascii=False, sort_keys=True, default=str),
+        ]
+        writer.writerow([spreadsheet_safe(cell) for cell in cells])
+    return response
+
+
+@require_GET
+@tournament_role(enums.Role.ORGANISER)
+def export_tournament(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
+    """The whole tournament as one file, ``<slug>-<date>.json.gz``: a portable export (gzip'd JSON) of
+    its players, rounds, tables, seats, games, scores, ledger, pool, audit, check-ins and staff roles
+    with the users they reference, read in one snapshot (consistent while tablets write). ``manage.py
+    restore`` loads it into another database. Organisers only; a constant number of queries."""
+    data = portable.encode(portable.export_tournament(tournament.pk))
+    response = HttpResponse(data, content_type="application/gzip")
+    today = timezone.localdate().isoformat()
+    response["Content-Disposition"] = f'attachment; filename="{slugify(tournament.name)}-{today}.json.gz"'
+    response["Cache-Control"] = "no-store"
     return response

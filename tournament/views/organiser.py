@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tournament import desk, enums
@@ -14,11 +15,10 @@ from tournament.errors import ServiceError
 from tournament.formats import registry
 from tournament.forms import ChecklistItemForm, ScoringForm, StaffForm, TournamentSettingsForm, WindowForm
 from tournament.http import HtmxHttpRequest
-from tournament.models import AuditEntry, Player, Tournament
+from tournament.models import Tournament
 from tournament.permissions import tournament_role
 from tournament.selectors import audit as audit_reads
 from tournament.selectors import desk as desk_reads
-from tournament.writes import REFUSED
 
 
 def _settings_context(tournament: Tournament, **forms: object) -> dict[str, object]:
@@ -156,83 +156,37 @@ def remove_staff(request: HtmxHttpRequest, tournament: Tournament, staff_id: int
     return redirect("tournament:staff", tournament.pk)
 
 
-# What each kind of audit entry is called on the organiser's log; others show their code.
-AUDIT_ACTIONS = {
-    REFUSED: gettext_lazy("Refused"),
-    "game_recorded": gettext_lazy("Game recorded"),
-    "chip_lost": gettext_lazy("Chip handed in"),
-    "game_undone": gettext_lazy("Game undone"),
-    "chip_loss_undone": gettext_lazy("Game undone"),
-    "first_dealer_set": gettext_lazy("First dealer"),
-    "table_closed": gettext_lazy("Table closed"),
-    "time_called": gettext_lazy("Time is up"),
-    "round_started": gettext_lazy("Round seated"),
-    "points_round_started": gettext_lazy("Round seated"),
-    "main_round_started": gettext_lazy("Main round seated"),
-    "consolation_tables_formed": gettext_lazy("Consolation table seated"),
-    "grand_final_started": gettext_lazy("Grand final seated"),
-    "tournament_finished": gettext_lazy("Tournament finished"),
-    "start_numbers_drawn": gettext_lazy("Start numbers drawn"),
-    "player_registered": gettext_lazy("Player registered"),
-    "staff_added": gettext_lazy("Staff added"),
-    "staff_removed": gettext_lazy("Staff removed"),
-}
-# What a refused entry tried, in words; ``{name}`` is the player it named.
-ATTEMPTS = {
-    "record_game": gettext_lazy("Game won by {name}"),
-    "record_loss": gettext_lazy("Game: {name} hands in a chip"),
-    "set_first_dealer": gettext_lazy("First dealer: {name}"),
-    "undo_game": gettext_lazy("Undo the last game"),
-    "close_table": gettext_lazy("Close the table"),
-    "call_time": gettext_lazy("Time is up"),
-}
-
-
-def _describe(entry: AuditEntry, players: dict[int, Player]) -> str:
-    """One line saying what an audit entry is about (table, what was tried, why it was refused)."""
-    detail = entry.detail
-    named = next(
-        (detail[key] for key in ("winner_id", "loser_id", "player_id", "winner", "loser", "player") if key in detail),
-        None,
-    )
-    player = players.get(named) if isinstance(named, int) else None
-    name = player.name if player is not None else (detail.get("name") or "")
-    parts = []
-    if detail.get("table_number") is not None:
-        parts.append(
-            _("Table %(table)s, round %(round)s") % {"table": detail["table_number"], "round": detail.get("round", "?")}
-        )
-    if entry.action == REFUSED:
-        attempt = ATTEMPTS.get(detail.get("attempt", ""))
-        parts.append(str(attempt).format(name=name) if attempt else str(detail.get("attempt", "")))
-        if detail.get("card_points") or detail.get("hands"):
-            parts.append(_("card points entered"))
-        parts.append(_("why: %(reason)s") % {"reason": detail.get("reason", "")})
-    elif name:
-        parts.append(name)
-    if entry.action == "game_recorded" and detail.get("game"):
-        parts.append(_("game %(number)s") % {"number": detail["game"]})
-    return " · ".join(str(part) for part in parts if part)
-
-
 @require_GET
 @tournament_role(enums.Role.ORGANISER)
 def audit_log(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
-    """Who did what and when, newest first; ``?refused=1`` lists only the refused entries."""
-    refused_only = request.GET.get("refused") == "1"
+    """The audit trail: every write and every refused attempt, newest first, 100 a page.
+
+    GET filters, combined: ``table``, ``player``, ``person`` (a user's pk or ``system``),
+    ``kind`` (all, writes, refused; ``refused=1`` still means refused), ``page``. A value
+    that is not the tournament's shows a message and no entries. An htmx request gets the
+    results only (the ``_audit_results`` partial).
+    """
+    offered = audit_reads.choices(tournament)
+    read = audit_reads.read_filters(request.GET, offered)
     try:
-        page_number = max(int(request.GET.get("page", "1")), 1)
+        page_number = min(max(int(request.GET.get("page", "1")), 1), audit_reads.LAST_PAGE)
     except ValueError:
         page_number = 1
-    page = audit_reads.audit_page(tournament, refused_only=refused_only, page=page_number)
-    rows = [
-        {
-            "entry": entry,
-            "label": AUDIT_ACTIONS.get(entry.action, entry.action.replace("_", " ")),
-            "refused": entry.action == REFUSED,
-            "text": _describe(entry, page.players),
-        }
-        for entry in page.entries
-    ]
-    context = {"tournament": tournament, "rows": rows, "page": page, "refused_only": refused_only}
-    return render(request, "tournament/audit_log.html", context)
+    page = None if read.errors else audit_reads.audit_page(tournament, read.filters, offered, page=page_number)
+    query = read.filters.query()
+    context = {
+        "tournament": tournament,
+        "page": page,
+        "read": read,
+        "filters": read.filters,
+        "offered": offered,
+        "tables_by_round": offered.tables_by_round(),
+        "players": offered.players_in_order(),
+        "people": sorted(offered.people.values(), key=lambda person: person.username.lower()),
+        "kinds": [("all", _("Everything")), ("writes", _("Writes")), ("refused", _("Refused entries"))],
+        "query": urlencode(query),
+        "refused_total": page.refused_total if page is not None else audit_reads.refused_count(tournament),
+        "filtered": bool(query),
+    }
+    template = "tournament/_audit_results.html" if request.htmx and not request.htmx.boosted else None
+    return render(request, template or "tournament/audit_log.html", context)

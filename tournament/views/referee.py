@@ -126,6 +126,9 @@ def _table_context(
         "idempotency_key": uuid.uuid4().hex,
         "calculators": _calculators(tournament, view.seats, entered),
         "entered_winner": entered.winner if entered else None,
+        # With a second confirmation, whoever entered a game of the table cannot confirm its result.
+        "own_entry": tournament.confirm_results
+        and any(game.status == "valid" and game.entered_by_id == request.user.pk for game in view.games),
         "can_write": view.table.status != enums.TableStatus.CLOSED
         and view.table.round.status != enums.RoundStatus.FINISHED,
     }
@@ -232,7 +235,7 @@ def set_dealer(request: HtmxHttpRequest, tournament: Tournament, table_id: int) 
     return _saved(request, tournament, table_id, notice)
 
 
-def _final_entries(request: HtmxHttpRequest) -> tuple[Entered, str]:
+def read_card_entries(request: HtmxHttpRequest) -> tuple[Entered, str]:
     """Card points typed as numbers and hands tapped on the calculator, per player.
 
     Returns what was entered (also when it is refused, so the form can show it
@@ -278,7 +281,7 @@ def record_game(request: HtmxHttpRequest, tournament: Tournament, table_id: int)
     fmt = registry.of(tournament)
     if fmt.entry == "loser":
         return _record_loss(request, tournament, table_id)
-    entered, problem = _final_entries(request)
+    entered, problem = read_card_entries(request)
     if problem:
         return _refused(request, tournament, table_id, problem, entered, attempt="record_game")
     if entered.winner is None:

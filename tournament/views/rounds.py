@@ -6,10 +6,13 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from tournament import enums
-from tournament.errors import NeedsChoice, ServiceError
+from tournament.errors import NeedsChoice, NeedsConfirmation, ServiceError
 from tournament.formats import registry
 from tournament.http import HtmxHttpRequest
 from tournament.models import Tournament
@@ -20,6 +23,7 @@ from tournament.selectors import audit as audit_reads
 from tournament.selectors import desk as desk_reads
 from tournament.selectors import play as play_reads
 from tournament.selectors import ranking as ranking_reads
+from tournament.views.desk import confirm_panel, is_confirmed
 
 TEMPLATE = "tournament/rounds.html"
 
@@ -56,23 +60,41 @@ def rounds(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
 @require_POST
 @tournament_role(enums.Role.ORGANISER)
 def next_round(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
-    """One organiser step of the tournament's format (``action`` and ``choice`` as posted)."""
+    """One organiser step of the tournament's format (``action``, ``choice`` and ``confirm`` as posted).
+
+    A step that loses something (finishing early) answers the page with the format's
+    question (``NeedsConfirmation``) and a "Yes" posting the same step with ``confirm=1``.
+    Under htmx (the finish form) the answers replace ``#rounds-body`` and success redirects."""
     action = request.POST.get("action", "")
+    choice = request.POST.get("choice", "")
+    template = TEMPLATE + "#rounds-body" if request.htmx else TEMPLATE
     try:
         done = registry.of(tournament).next_step(
-            tournament=tournament, actor=request.user, action=action, choice=request.POST.get("choice", "")
+            tournament=tournament, actor=request.user, action=action, choice=choice, confirmed=is_confirmed(request)
         )
     except NeedsChoice as needs:
         options = [(option.code, option_label(option)) for option in needs.options]
         context = _rounds_context(tournament, choice_message=needs.message, options=options, choice_action=action)
-        return render(request, TEMPLATE, context, status=409)
+        return render(request, template, context, status=409)
+    except NeedsConfirmation as question:
+        url = reverse("tournament:rounds", args=[tournament.pk])
+        panel = confirm_panel(
+            question,
+            url=reverse("tournament:next_round", args=[tournament.pk]),
+            fields=[("action", action), ("choice", choice)],
+            label=_("Yes, finish now") if question.kind == "finish_early" else _("Yes, go on"),
+            cancel_url=url,
+            target="#rounds-body",
+        )
+        return render(request, template, _rounds_context(tournament, panel=panel))
     except ServiceError as error:
         status = getattr(error, "status", 409)
-        return render(request, TEMPLATE, _rounds_context(tournament, error=error.message), status=status)
+        return render(request, template, _rounds_context(tournament, error=error.message), status=status)
     messages.success(request, done.message)
-    if done.finished:
-        return redirect("tournament:ranking", tournament.pk)
-    return redirect("tournament:rounds", tournament.pk)
+    target = "tournament:ranking" if done.finished else "tournament:rounds"
+    if request.htmx:
+        return HttpResponseClientRedirect(reverse(target, args=[tournament.pk]))
+    return redirect(target, tournament.pk)
 
 
 @require_GET

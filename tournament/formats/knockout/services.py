@@ -15,14 +15,15 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from games.models import GameStatus
 from tournament import draws, enums, seating
 from tournament.errors import NeedsChoice, ServiceError
 from tournament.formats.base import FormatError
 from tournament.formats.knockout import reads
 from tournament.formats.knockout import rules as knockout
 from tournament.formats.record import StepDone, refuse_other_format
-from tournament.models import Player, Round, Seat, Table, Tournament
-from tournament.play import results, rounds
+from tournament.models import AuditEntry, Player, Round, Seat, Table, Tournament
+from tournament.play import corrections, results, rounds
 from tournament.play.core import (
     latest_round,
     refuse_if_finished,
@@ -311,8 +312,55 @@ undo_last_game = results.undoer(refresh=refresh_table, guard=_undo_guard)
 close_table = results.closer(guard=_close_guard, after=_after_close)
 
 
-def next_step(*, tournament: Tournament, actor: User, action: str = "", choice: str = "") -> StepDone:
-    """Seat the next round (or finish the tournament after the final)."""
+def _downstream(tournament: Tournament, table: Table) -> list[corrections.Swap]:
+    """After a correction at ``table``: the seats of the next round that the rules now give to
+    someone else (the winner who no longer won, the loser who no longer plays the lucky-loser
+    round), planned again from the results up to the table's round with the organiser's
+    choice of then. Refused where the next round would be seated otherwise (another count)."""
+    rnd = table.round
+    following = Round.objects.filter(tournament=tournament, number__gt=rnd.number).order_by("number").first()
+    if following is None:
+        return []
+    if table.is_duel or _duels(table).filter(games__status=GameStatus.VALID).exists():
+        raise ServiceError(_("The duel has been played: void the duel's games first, then correct the final."))
+    up_to = Round.objects.filter(tournament=tournament, number__lte=rnd.number).count()
+    results_so_far = reads.round_results(tournament)[:up_to]
+    started = AuditEntry.objects.filter(tournament=tournament, action="round_started", detail__round=following.number)
+    choice = str((started.values_list("detail", flat=True).first() or {}).get("choice") or "")
+    try:
+        plan = knockout.plan_next_round(reads.entrants(tournament), results_so_far, _settings(tournament), choice)
+    except FormatError as error:
+        raise _format_error(error) from None
+    seated = dict(Seat.objects.filter(table__round=following).values_list("player_id", "table_id"))
+    if isinstance(plan, knockout.Finished) or plan.needs_choice:
+        raise ServiceError(_("After this correction the next round would be seated differently; correct nothing."))
+    leaves = sorted(set(seated) - set(plan.players))
+    takes = sorted(set(plan.players) - set(seated))
+    if len(leaves) != len(takes):
+        raise ServiceError(_("After this correction the next round would be seated differently; correct nothing."))
+    tables = {t.pk: t for t in Table.objects.filter(round=following).select_related("round")}
+    return [
+        corrections.Swap(table=tables[seated[out]], leaves=out, takes=new)
+        for out, new in zip(leaves, takes, strict=True)
+    ]
+
+
+CORRECTIONS = corrections.CorrectionHooks(
+    refresh=refresh_table,
+    rescore=results.rescorer(score_game),
+    give_back=corrections.no_give_back,
+    downstream=_downstream,
+    after_swap=corrections.nothing_after_swap,
+)
+
+
+def next_step(
+    *, tournament: Tournament, actor: User, action: str = "", choice: str = "", confirmed: bool = False
+) -> StepDone:
+    """Seat the next round (or finish the tournament after the final).
+
+    A knockout finishes only when its final is decided, never early: nothing to confirm,
+    ``confirmed`` is accepted (every format's step takes it) and not needed."""
     started = generate_next_round(tournament=tournament, actor=actor, choice=choice)
     if started.finished or started.round is None:
         return StepDone(_("The tournament is decided."), finished=True)

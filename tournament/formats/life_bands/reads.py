@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from django.db.models import Count, Sum
+from django.db.models import Count, Q, Sum
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -67,7 +67,12 @@ def state(tournament: Tournament) -> State:
     main_round = main_rounds[-1] if main_rounds else None
     consolation = next((r for r in rounds if r.stage == enums.Stage.CONSOLATION), None)
     grand_final = next((r for r in rounds if r.stage == enums.Stage.GRAND_FINAL), None)
-    main_open = bool(main_round and main_round.tables.filter(status=enums.TableStatus.PLAYING).exists())
+    # With a second confirmation (``Tournament.confirm_results``) a decided table counts once it is
+    # closed: until then it holds up the round like a playing one, and its players do not move on.
+    unsettled = [enums.TableStatus.PLAYING]
+    if tournament.confirm_results:
+        unsettled.append(enums.TableStatus.DECIDED)
+    main_open = bool(main_round and main_round.tables.filter(status__in=unsettled).exists())
     main_winners: list[int] = []
     main_survivors: list[int] = []
     main_done = False
@@ -82,12 +87,11 @@ def state(tournament: Tournament) -> State:
             main_winners, main_done = survivors, True
         else:
             main_survivors = survivors
-    consolation_playing = bool(consolation and consolation.tables.filter(status=enums.TableStatus.PLAYING).exists())
-    pool = list(
-        PoolEntry.objects.filter(tournament=tournament, left_at__isnull=True)
-        .order_by("joined_at", "pk")
-        .values_list("player_id", flat=True)
-    )
+    consolation_playing = bool(consolation and consolation.tables.filter(status__in=unsettled).exists())
+    waiting = PoolEntry.objects.filter(tournament=tournament, left_at__isnull=True)
+    if tournament.confirm_results:
+        waiting = waiting.filter(Q(source_table__isnull=True) | Q(source_table__status=enums.TableStatus.CLOSED))
+    pool = list(waiting.order_by("joined_at", "pk").values_list("player_id", flat=True))
     consolation_winners = list(
         PoolEntry.objects.filter(tournament=tournament, left_reason=PoolEntry.Left.QUALIFIED).values_list(
             "player_id", flat=True
@@ -104,7 +108,7 @@ def state(tournament: Tournament) -> State:
         main_done
         and not pool
         and not consolation_playing
-        and (final_cons is None or final_cons.status != enums.TableStatus.PLAYING)
+        and (final_cons is None or final_cons.status not in unsettled)
     )
     return State(
         main_round=main_round,

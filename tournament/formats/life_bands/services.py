@@ -11,6 +11,8 @@ tournament finishes when the grand final's table is closed.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -24,7 +26,7 @@ from tournament.formats.life_bands import reads
 from tournament.formats.life_bands import rules as life_bands
 from tournament.formats.record import StepDone, refuse_other_format
 from tournament.models import LedgerEntry, Player, PoolEntry, Round, Seat, Table, Tournament
-from tournament.play import results, rounds
+from tournament.play import corrections, results, rounds
 from tournament.play.core import refuse_if_finished, refuse_too_few, refuse_without_draw
 from tournament.play.tables import save_outcome
 from tournament.writes import User, acting_user, audit, bump, lock_tournament, refusals_audited
@@ -320,7 +322,7 @@ def _reconcile_bands(
         pid = seat.player_id
         cut = (
             LedgerEntry.objects.filter(table=table, player_id=pid, kind=enums.LedgerKind.BAND_CUT)
-            .exclude(game__status=GameStatus.VOIDED)
+            .exclude(game__status__in=[GameStatus.VOIDED, GameStatus.SUPERSEDED])
             .first()
         )
         if pid in out_game and cut is None:
@@ -396,19 +398,111 @@ def _give_back(tournament: Tournament, table: Table, game: Game, actor: User) ->
 
 
 def _after_close(tournament: Tournament, table: Table, actor: User) -> None:
-    """Closing the grand final's table decides the tournament."""
+    """Closing the grand final's table decides the tournament. With a second confirmation the
+    closed table's players reach the pool only now: automatic advancement moves them on."""
     if table.round.stage == enums.Stage.GRAND_FINAL:
         with transaction.atomic():
             rounds.finish_tournament(lock_tournament(tournament.pk), actor)
+    elif tournament.confirm_results and tournament.auto_advance:
+        _auto(tournament, actor)
 
 
 undo_last_loss = results.undoer(refresh=refresh_table, guard=_undo_guard, after_void=_give_back)
 close_table = results.closer(after=_after_close)
 
 
-def next_step(*, tournament: Tournament, actor: User, action: str = "", choice: str = "") -> StepDone:
+def _rescore(
+    tournament: Tournament,
+    table: Table,
+    game: Game,
+    card_points: Mapping[int, int] | None,
+    hands: Mapping[int, Mapping[str, int]] | None,
+) -> None:
+    """A correcting game's chip: handed in by its (new) loser, who must still have been playing."""
+    assert game.loser_id is not None
+    chips = table.chips_per_player or 0
+    lost: dict[int, int] = {}
+    for earlier in table.games.filter(status=GameStatus.VALID, number__lt=game.number).exclude(pk=game.pk):
+        if earlier.loser_id is not None:
+            lost[earlier.loser_id] = lost.get(earlier.loser_id, 0) + 1
+    if lost.get(game.loser_id, 0) >= chips:
+        raise ServiceError(
+            _("%(name)s was already out before game %(number)d.") % {"name": game.loser.name, "number": game.number}  # type: ignore[union-attr]
+        )
+    LedgerEntry.objects.create(
+        tournament=tournament,
+        player_id=game.loser_id,
+        table=table,
+        game=game,
+        kind=enums.LedgerKind.CHIP_LOST,
+        chips=-1,
+        created_by=game.entered_by,
+    )
+
+
+def _downstream(tournament: Tournament, table: Table) -> list[corrections.Swap]:
+    """After a correction at ``table``: a player who went from it to a consolation table but is
+    no longer out hands that seat to whoever is out now. Refused once the grand final is
+    seated and the table's survivors change."""
+    seats = list(table.seats.all())
+    out_now = {seat.player_id for seat in seats if seat.out_order is not None}
+    gone = list(
+        PoolEntry.objects.filter(source_table=table, left_reason=PoolEntry.Left.SEATED).exclude(player_id__in=out_now)
+    )
+    waiting = list(
+        PoolEntry.objects.filter(source_table=table, left_at__isnull=True)
+        .exclude(player_id__in=[entry.player_id for entry in gone])
+        .order_by("pk")
+    )
+    if table.round.stage != enums.Stage.GRAND_FINAL:
+        final = Round.objects.filter(tournament=tournament, stage=enums.Stage.GRAND_FINAL).first()
+        if final is not None:
+            in_final = set(Seat.objects.filter(table__round=final).values_list("player_id", flat=True))
+            at_table = {seat.player_id for seat in seats}
+            goes_on = {seat.player_id for seat in seats if seat.advances}
+            if (in_final & at_table) != (goes_on & in_final) or (goes_on - in_final and in_final & at_table):
+                raise ServiceError(
+                    _("The grand final is seated with this table's survivors; this correction would change them.")
+                )
+    if len(gone) > len(waiting):
+        raise ServiceError(
+            _("%(names)s already play at another table, and nobody would take the seat.")
+            % {"names": ", ".join(entry.player.name for entry in gone)}
+        )
+    return [
+        corrections.Swap(table=entry.seated_at_table, leaves=entry.player_id, takes=newcomer.player_id)  # type: ignore[arg-type]
+        for entry, newcomer in zip(gone, waiting, strict=False)
+        if entry.seated_at_table is not None
+    ]
+
+
+def _after_swap(tournament: Tournament, swap: corrections.Swap, actor: User) -> None:
+    """The pool: the player who left the seat never went; the one who took it is seated."""
+    now = timezone.now()
+    left = PoolEntry.objects.filter(player_id=swap.leaves, seated_at_table=swap.table)
+    left.update(left_reason=PoolEntry.Left.UNDONE)
+    PoolEntry.objects.filter(tournament=tournament, player_id=swap.takes, left_at__isnull=True).update(
+        left_at=now, left_reason=PoolEntry.Left.SEATED, seated_at_table=swap.table
+    )
+
+
+CORRECTIONS = corrections.CorrectionHooks(
+    refresh=refresh_table,
+    rescore=_rescore,
+    give_back=_give_back,
+    downstream=_downstream,
+    after_swap=_after_swap,
+)
+
+
+def next_step(
+    *, tournament: Tournament, actor: User, action: str = "", choice: str = "", confirmed: bool = False
+) -> StepDone:
     """One organiser action: seat the main round, form consolation tables from the pool, or
-    seat the grand final."""
+    seat the grand final.
+
+    The tournament finishes only when the grand final's table closes, never early: nothing to
+    confirm, ``confirmed`` is accepted (every format's step takes it) and not needed."""
     if action == "main":
         start_main_round(tournament=tournament, actor=actor, choice=choice)
         return StepDone(_("The main round is seated."))

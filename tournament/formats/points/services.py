@@ -14,12 +14,12 @@ from django.utils.translation import gettext_lazy
 
 from games.models import GameStatus
 from tournament import draws, enums, seating
-from tournament.errors import ServiceError
+from tournament.errors import NeedsConfirmation, ServiceError
 from tournament.formats.points import reads
 from tournament.formats.points import rules as points
 from tournament.formats.record import StepDone, refuse_other_format
 from tournament.models import Player, Round, Table, Tournament
-from tournament.play import results, rounds
+from tournament.play import corrections, results, rounds
 from tournament.play.core import (
     check_writable,
     latest_round,
@@ -97,16 +97,40 @@ def start_round(*, tournament: Tournament, actor: User, seed: int | None = None)
     return new_round
 
 
-def finish(*, tournament: Tournament, actor: User) -> Tournament:
-    """End the tournament after the last round: the standings become final."""
+def finish(*, tournament: Tournament, actor: User, confirmed: bool = False) -> Tournament:
+    """End the tournament: the standings become final.
+
+    Refused while a table plays (or before any round). Before the last planned
+    round it raises ``NeedsConfirmation`` (kind "finish_early", saying which rounds
+    are dropped) unless ``confirmed``; after the last round it needs none.
+    """
     with transaction.atomic():
         locked = lock_tournament(tournament.pk)
         refuse_if_finished(locked)
         current = latest_round(locked)
         if current is None or current.tables.filter(status=enums.TableStatus.PLAYING).exists():
             raise ServiceError(_("Tables are still playing."))
+        if current.number < locked.rounds_planned and not confirmed:
+            consequence = finish_early_consequence(current.number, locked.rounds_planned)
+            raise NeedsConfirmation(consequence, kind="finish_early")
         rounds.finish_tournament(locked, actor)
     return locked
+
+
+def finish_early_consequence(played: int, planned: int) -> str:
+    """What finishing after round ``played`` of ``planned`` loses, in words."""
+    params = {"played": played, "planned": planned, "next": played + 1}
+    if planned - played == 1:
+        text = _(
+            "Round %(played)d of %(planned)d is done. Round %(next)d will not be played; "
+            "the ranking after round %(played)d becomes final."
+        )
+    else:
+        text = _(
+            "Round %(played)d of %(planned)d is done. Rounds %(next)d–%(planned)d will not be played; "
+            "the ranking after round %(played)d becomes final."
+        )
+    return text % params
 
 
 @refusals_audited("call_time")
@@ -169,12 +193,23 @@ def _after_close(tournament: Tournament, table: Table, actor: User) -> None:
 record_game = results.winner_recorder(score=score_game, refresh=refresh_table)
 undo_last_game = results.undoer(refresh=refresh_table)
 close_table = results.closer(after=_after_close)
+# Later rounds are seated apart from the results (only repeats are avoided): a correction changes totals only.
+CORRECTIONS = corrections.CorrectionHooks(
+    refresh=refresh_table,
+    rescore=results.rescorer(score_game),
+    give_back=corrections.no_give_back,
+    downstream=corrections.no_swaps,
+    after_swap=corrections.nothing_after_swap,
+)
 
 
-def next_step(*, tournament: Tournament, actor: User, action: str = "", choice: str = "") -> StepDone:
-    """Seat the next round, or (``action`` "finish") end the tournament after the last one."""
+def next_step(
+    *, tournament: Tournament, actor: User, action: str = "", choice: str = "", confirmed: bool = False
+) -> StepDone:
+    """Seat the next round, or (``action`` "finish") end the tournament; finishing before the
+    last planned round asks first (``NeedsConfirmation``) unless ``confirmed``."""
     if action == "finish":
-        finish(tournament=tournament, actor=actor)
+        finish(tournament=tournament, actor=actor, confirmed=confirmed)
         return StepDone(_("The tournament is finished; the standings are final."), finished=True)
     new_round = start_round(tournament=tournament, actor=actor)
     return StepDone(_("%(round)s seated. %(note)s") % {"round": new_round, "note": new_round.seating_note})

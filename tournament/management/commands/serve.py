@@ -1,4 +1,4 @@
-"""manage.py serve --host 127.0.0.1 --port 8000 [--workers 2] [--threads 4]
+"""manage.py serve --host 127.0.0.1 --port 8000 [--workers 2] [--threads 4] [--backup-minutes 5] [--backup-keep 24]
 
 What ``make run`` ends with: works out the addresses the server answers on,
 allows exactly those host names (``DJANGO_ALLOWED_HOSTS``, never ``*``; an
@@ -9,6 +9,14 @@ and replaces itself with gunicorn.
 ``--host 0.0.0.0`` (or ``::``) serves the venue network: the tablets open the
 laptop's LAN address. The addresses are read once at start; when the laptop's
 address changes (another Wi-Fi, a new DHCP lease) restart the command.
+
+On the embedded SQLite database the server keeps snapshots in ``backups/``
+beside the database (``var/backups/``; ``SPIELLEITUNG_BACKUP_DIR`` moves them):
+one every ``--backup-minutes`` (default 5; 0 turns snapshots off), the newest
+``--backup-keep`` (default 24) of those kept, plus one after each closed round,
+all kept. A thread in the gunicorn master takes them
+(``tournament.backups.gunicorn_hooks``, passed with ``-c``; why there: see that
+module); the round snapshots come from ``play.rounds.close_round``.
 """
 
 from __future__ import annotations
@@ -27,6 +35,8 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import DatabaseError, connections
 
+from tournament.backups import portable
+
 # Host values that mean "every interface of this machine".
 WILDCARD_HOSTS = {"0.0.0.0", "::", ""}
 LOOPBACK_HOSTS = {"127.0.0.1", "localhost", "::1"}
@@ -37,6 +47,8 @@ DEMO_LOGINS = [
 ]
 # Seconds gunicorn gives running requests to finish on SIGTERM before killing a worker.
 GRACEFUL_TIMEOUT = 10
+# The gunicorn config module with the snapshot thread (server hooks in the master).
+BACKUP_HOOKS = "python:tournament.backups.gunicorn_hooks"
 
 
 @dataclass(frozen=True)
@@ -144,6 +156,13 @@ class Command(BaseCommand):
         parser.add_argument("--port", type=int, default=8000)
         parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes")
         parser.add_argument("--threads", type=int, default=4, help="threads per worker (gthread)")
+        parser.add_argument(
+            "--backup-minutes",
+            type=float,
+            default=5,
+            help="minutes between snapshots of the SQLite database (0: no snapshots, also none after rounds)",
+        )
+        parser.add_argument("--backup-keep", type=int, default=24, help="rolling snapshots to keep (round ones stay)")
 
     def handle(self, *args: Any, **options: Any) -> None:
         host: str = options["host"].strip().strip("[]") or "0.0.0.0"
@@ -154,13 +173,25 @@ class Command(BaseCommand):
             raise CommandError("--port must be between 1 and 65535")
         if workers < 1 or threads < 1:
             raise CommandError("--workers and --threads must be at least 1")
+        if options["backup_minutes"] < 0 or options["backup_keep"] < 1:
+            raise CommandError("--backup-minutes must be 0 or more and --backup-keep at least 1")
 
         addresses = server_addresses(host)
         env = dict(os.environ)
         explicit = env.get("DJANGO_ALLOWED_HOSTS", "").strip()
         if not explicit:
             env["DJANGO_ALLOWED_HOSTS"] = ",".join(addresses.allowed)
+        backups = self._backup_environment(options["backup_minutes"], options["backup_keep"])
+        env.update(backups)
+        if not backups:  # off: no round snapshots in the workers either
+            env.pop("SPIELLEITUNG_BACKUP_DIR", None)
         self._print_banner(host, port, addresses, explicit)
+        if backups:
+            self.stdout.write(
+                f"  Snapshots every {options['backup_minutes']:g} minutes and after each round: "
+                f"{backups['SPIELLEITUNG_BACKUP_DIR']}"
+            )
+            self.stdout.write("")
 
         bind = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
         argv = [
@@ -186,11 +217,29 @@ class Command(BaseCommand):
             "--log-level",
             "warning",
         ]
+        if backups:
+            argv += ["--config", BACKUP_HOOKS]
         connections.close_all()  # the banner's query must not leave a database handle to gunicorn
         self.stdout.flush()
         sys.stdout.flush()
         sys.stderr.flush()
         os.execvpe(argv[0], argv, env)
+
+    def _backup_environment(self, minutes: float, keep: int) -> dict[str, str]:
+        """The variables that turn snapshots on in gunicorn's master and workers (none: off).
+
+        Only for the embedded SQLite database; on PostgreSQL use ``manage.py backup`` (pg_dump).
+        """
+        database = portable.sqlite_database()
+        if minutes <= 0 or database is None:
+            return {}
+        directory = portable.default_directory().resolve()
+        return {
+            "SPIELLEITUNG_BACKUP_DATABASE": str(database.resolve()),
+            "SPIELLEITUNG_BACKUP_DIR": str(directory),
+            "SPIELLEITUNG_BACKUP_MINUTES": f"{minutes:g}",
+            "SPIELLEITUNG_BACKUP_KEEP": str(keep),
+        }
 
     def _print_banner(self, host: str, port: int, addresses: Addresses, explicit: str) -> None:
         write = self.stdout.write

@@ -240,7 +240,7 @@ def test_referee_records_a_table_to_its_decision_and_the_organiser_advances(  # 
     expect(panel(page).locator(".decided-banner")).to_have_text(f"{names[0]} wins the table.")
     assert_same_document(page, "undo, redo and close")
     # The undo and the irreversible close both ask before they act.
-    assert len(dialogs) == 2 and "no longer be undone" in dialogs[1], dialogs
+    assert len(dialogs) == 2 and "only the organiser can correct" in dialogs[1], dialogs
 
     table_1.refresh_from_db()
     assert table_1.status == enums.TableStatus.CLOSED

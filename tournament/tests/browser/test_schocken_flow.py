@@ -181,7 +181,7 @@ def test_referee_decides_a_table_of_four_and_the_organiser_forms_a_consolation_t
     expect(panel(page).get_by_role("status").filter(has_text="Table closed. Thank you!")).to_be_visible()
     expect(page.get_by_role("button", name=re.compile(r"Undo game"))).to_have_count(0)
     expect(close).to_have_count(0)
-    assert dialogs[1:] == ["Close the table? The result can then no longer be undone."]
+    assert dialogs[1:] == ["Close the table? After this only the organiser can correct its result."]
     assert_same_document(page, "recording, undoing and closing")
 
     table_1.refresh_from_db()

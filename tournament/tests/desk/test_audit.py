@@ -86,7 +86,7 @@ def test_every_service_has_an_audit_case() -> None:
 
 def test_moving_up_is_audited_and_bumps_once_per_action(small, desk, full_with_waiting):  # type: ignore[no-untyped-def]
     before = version(small)
-    checkin.withdraw_player(tournament=small, actor=desk, player_id=full_with_waiting["Xaver"].pk)
+    checkin.withdraw_player(tournament=small, actor=desk, player_id=full_with_waiting["Xaver"].pk, confirmed=True)
     assert version(small) == before + 1
     actions = list(AuditEntry.objects.filter(tournament=small).order_by("pk").values_list("action", flat=True))
     assert actions[-2:] == ["player_withdrawn", "player_moved_up"]

@@ -46,7 +46,7 @@ def test_withdrawal_moves_the_first_waiting_player_up(small, desk, full_with_wai
     p = full_with_waiting
     before = version(small)
 
-    checkin.withdraw_player(tournament=small, actor=desk, player_id=p["Yvonne"].pk)
+    checkin.withdraw_player(tournament=small, actor=desk, player_id=p["Yvonne"].pk, confirmed=True)
 
     assert status_of(p["Yvonne"]) == Status.WITHDRAWN
     assert status_of(p["Walter"]) == Status.REGISTERED
@@ -68,7 +68,7 @@ def test_no_show_moves_the_waiting_list_up(small, desk, full_with_waiting):  # t
 def test_withdrawing_a_checked_in_player_moves_the_waiting_list_up(small, desk, full_with_waiting):  # type: ignore[no-untyped-def]
     p = full_with_waiting
     check_in(small, desk, p["Xaver"])
-    checkin.withdraw_player(tournament=small, actor=desk, player_id=p["Xaver"].pk)
+    checkin.withdraw_player(tournament=small, actor=desk, player_id=p["Xaver"].pk, confirmed=True)
 
     assert status_of(p["Xaver"]) == Status.WITHDRAWN
     assert not CheckIn.objects.filter(player=p["Xaver"], cancelled_at__isnull=True).exists()
@@ -77,14 +77,14 @@ def test_withdrawing_a_checked_in_player_moves_the_waiting_list_up(small, desk, 
 
 def test_waiting_list_moves_up_in_order_of_registration(small, desk, full_with_waiting):  # type: ignore[no-untyped-def]
     p = full_with_waiting
-    checkin.withdraw_player(tournament=small, actor=desk, player_id=p["Xaver"].pk)
+    checkin.withdraw_player(tournament=small, actor=desk, player_id=p["Xaver"].pk, confirmed=True)
     checkin.mark_no_show(tournament=small, actor=desk, player_id=p["Yvonne"].pk)
     assert [status_of(p[n]) for n in ("Walter", "Ulla", "Theo")] == [
         Status.REGISTERED,
         Status.REGISTERED,
         Status.WAITING,
     ]
-    checkin.withdraw_player(tournament=small, actor=desk, player_id=p["Zora"].pk)
+    checkin.withdraw_player(tournament=small, actor=desk, player_id=p["Zora"].pk, confirmed=True)
     assert status_of(p["Theo"]) == Status.REGISTERED
     promoted = AuditEntry.objects.filter(tournament=small, action="player_moved_up").order_by("pk")
     assert [entry.detail["player"] for entry in promoted] == [p["Walter"].pk, p["Ulla"].pk, p["Theo"].pk]
@@ -92,7 +92,7 @@ def test_waiting_list_moves_up_in_order_of_registration(small, desk, full_with_w
 
 def test_leaving_the_waiting_list_promotes_nobody(small, desk, full_with_waiting):  # type: ignore[no-untyped-def]
     p = full_with_waiting
-    checkin.withdraw_player(tournament=small, actor=desk, player_id=p["Walter"].pk)
+    checkin.withdraw_player(tournament=small, actor=desk, player_id=p["Walter"].pk, confirmed=True)
     checkin.mark_no_show(tournament=small, actor=desk, player_id=p["Ulla"].pk)
     assert status_of(p["Theo"]) == Status.WAITING
     assert desk_reads.desk_counters(small).registered == 3
@@ -110,7 +110,8 @@ def test_no_show_of_a_checked_in_player_is_refused(small, desk, full_with_waitin
 
 def test_reinstating_when_full_puts_the_player_on_the_waiting_list(small, desk, full_with_waiting):  # type: ignore[no-untyped-def]
     p = full_with_waiting
-    checkin.withdraw_player(tournament=small, actor=desk, player_id=p["Xaver"].pk)  # Walter moves up: full again
+    # Walter moves up: full again
+    checkin.withdraw_player(tournament=small, actor=desk, player_id=p["Xaver"].pk, confirmed=True)
 
     player = checkin.reinstate_player(tournament=small, actor=desk, player_id=p["Xaver"].pk)
 
@@ -123,18 +124,18 @@ def test_a_reinstated_player_joins_the_end_of_the_waiting_list(small, desk, full
     """Withdrawing gives the place up: back on the list, the player queues behind
     those already waiting, however early the first registration was."""
     p = full_with_waiting
-    checkin.withdraw_player(tournament=small, actor=desk, player_id=p["Xaver"].pk)  # Walter moves up
+    checkin.withdraw_player(tournament=small, actor=desk, player_id=p["Xaver"].pk, confirmed=True)  # Walter moves up
     checkin.reinstate_player(tournament=small, actor=desk, player_id=p["Xaver"].pk)
 
     assert [w.name for w in desk_reads.waiting_list(small)] == ["Ulla", "Theo", "Xaver"]
-    checkin.withdraw_player(tournament=small, actor=desk, player_id=p["Yvonne"].pk)
+    checkin.withdraw_player(tournament=small, actor=desk, player_id=p["Yvonne"].pk, confirmed=True)
     assert status_of(p["Ulla"]) == Status.REGISTERED
     assert status_of(p["Xaver"]) == Status.WAITING
 
 
 def test_reinstating_with_a_free_place_registers_the_player(small, desk):  # type: ignore[no-untyped-def]
     anna = register(small, desk, "Anna").player
-    checkin.withdraw_player(tournament=small, actor=desk, player_id=anna.pk)
+    checkin.withdraw_player(tournament=small, actor=desk, player_id=anna.pk, confirmed=True)
     assert checkin.reinstate_player(tournament=small, actor=desk, player_id=anna.pk).status == Status.REGISTERED
     with pytest.raises(ServiceError):
         checkin.reinstate_player(tournament=small, actor=desk, player_id=anna.pk)
@@ -301,7 +302,7 @@ def test_late_check_in_never_reuses_a_withdrawn_players_number(tournament, desk)
     players = checked_in_players(tournament, desk, 3)
     start_numbers.draw_start_numbers(tournament=tournament, actor=desk, seed=11)
     highest = max(players, key=lambda p: Player.objects.get(pk=p.pk).start_number or 0)
-    checkin.withdraw_player(tournament=tournament, actor=desk, player_id=highest.pk)
+    checkin.withdraw_player(tournament=tournament, actor=desk, player_id=highest.pk, confirmed=True)
     late = PlayerFactory(tournament=tournament)
 
     check_in(tournament, desk, late, override=True)
@@ -385,7 +386,8 @@ def case_undo_check_in(t: Tournament, a: Any) -> tuple[Call, str]:
 
 
 def case_withdraw_player(t: Tournament, a: Any) -> tuple[Call, str]:
-    return partial(checkin.withdraw_player, tournament=t, actor=a, player_id=_player(t).pk), "player_withdrawn"
+    call = partial(checkin.withdraw_player, tournament=t, actor=a, player_id=_player(t).pk, confirmed=True)
+    return call, "player_withdrawn"
 
 
 def case_mark_no_show(t: Tournament, a: Any) -> tuple[Call, str]:

@@ -86,7 +86,7 @@ def test_checked_in_players_hold_places_and_withdrawn_do_not(small, desk):  # ty
     anna = register(small, desk, "Anna").player
     bernd = register(small, desk, "Bernd").player
     check_in(small, desk, anna)
-    checkin.withdraw_player(tournament=small, actor=desk, player_id=bernd.pk)
+    checkin.withdraw_player(tournament=small, actor=desk, player_id=bernd.pk, confirmed=True)
 
     assert register(small, desk, "Carla").waitlisted is False
     assert register(small, desk, "Dora").waitlisted is False  # Bernd's place is free again

@@ -85,9 +85,9 @@ def test_same_seed_same_players_same_numbers(tournament, desk):  # type: ignore[
 
     first = start_numbers.draw_start_numbers(tournament=tournament, actor=desk, seed=424242)
     numbers_first = numbers_of(tournament)
-    start_numbers.draw_start_numbers(tournament=tournament, actor=desk, seed=99)
+    start_numbers.draw_start_numbers(tournament=tournament, actor=desk, seed=99, confirmed=True)
     numbers_other = numbers_of(tournament)
-    again = start_numbers.draw_start_numbers(tournament=tournament, actor=desk, seed=424242)
+    again = start_numbers.draw_start_numbers(tournament=tournament, actor=desk, seed=424242, confirmed=True)
 
     assert numbers_of(tournament) == numbers_first
     assert again.result == first.result
@@ -102,7 +102,7 @@ def test_drawing_again_before_play_replaces_the_numbers(tournament, desk):  # ty
     check_in(tournament, desk, late, override=True)  # gets number 6
     checkin.undo_check_in(tournament=tournament, actor=desk, player_id=players[0].pk)
 
-    second = start_numbers.draw_start_numbers(tournament=tournament, actor=desk, seed=2)
+    second = start_numbers.draw_start_numbers(tournament=tournament, actor=desk, seed=2, confirmed=True)
 
     numbers = numbers_of(tournament)
     drawn = [*players[1:], late]

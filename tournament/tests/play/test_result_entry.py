@@ -26,6 +26,7 @@ from tournament.formats.life_bands import services as life_bands
 from tournament.formats.points.services import call_time as points_call_time
 from tournament.models import AuditEntry, Seat, Table, Tournament
 from tournament.play import results
+from tournament.selectors.audit import player_name
 from tournament.tests.helpers import count_queries, refreshed, seated, set_dealer, url
 from tournament.writes import REFUSED, refusals_audited
 
@@ -248,10 +249,12 @@ class TestRefusals:
         name = Seat.objects.get(table=table, player_id=b).player.name
         assert f"Game won by {name}" in body
         assert "changed on another tablet" in body
-        assert f"Table {table.number}, round 1" in body
+        assert f"at table {table.number} of round 1" in body
         assert body.count('class="is-refused"') == 1
         everything = client.get(url("audit_log", tournament)).content.decode()
-        assert "Game recorded" in everything and "Only the refused entry (1)" in everything
+        winner = player_name(Seat.objects.get(table=table, player_id=a).player)
+        assert f"{winner} won game 1 at table {table.number} of round 1" in everything
+        assert "Only the refused entry (1)" in everything
         assert client.get(url("audit_log", tournament) + "?page=x").status_code == 200
 
 

@@ -69,14 +69,15 @@ TRACKER_THROWS = {
 # --------------------------------------------------------------------------
 
 
-def win(tournament: Tournament, table: Table, winner: int, **extra: object) -> Game:
-    """``winner`` wins a game at an UNO table; where card points count, everyone else holds 5 unless given."""
+def win(tournament: Tournament, table: Table, winner: int, *, actor: object = None, **extra: object) -> Game:
+    """``winner`` wins a game at an UNO table (entered by ``actor``); where card points count,
+    everyone else holds 5 unless given."""
     fmt = registry.of(tournament)
     if fmt.counts_card_points(table) and "card_points" not in extra and "hands" not in extra:
         extra["card_points"] = {pid: 5 for pid in seated(table) if pid != winner}
     return fmt.record_result(
         tournament=tournament,
-        actor=None,
+        actor=actor,
         table_id=table.pk,
         winner_id=winner,
         version=refreshed(table).version,
@@ -85,11 +86,11 @@ def win(tournament: Tournament, table: Table, winner: int, **extra: object) -> G
     )
 
 
-def lose(tournament: Tournament, table: Table, loser: int) -> Game:
-    """``loser`` hands in a chip at a life-bands table."""
+def lose(tournament: Tournament, table: Table, loser: int, *, actor: object = None) -> Game:
+    """``loser`` hands in a chip at a life-bands table (entered by ``actor``)."""
     return registry.of(tournament).record_result(
         tournament=tournament,
-        actor=None,
+        actor=actor,
         table_id=table.pk,
         loser_id=loser,
         version=refreshed(table).version,

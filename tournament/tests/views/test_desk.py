@@ -219,7 +219,7 @@ class TestCheckIn:
         tournament.save()
         first, *_ = PlayerFactory.create_batch(3, tournament=tournament)
         waiting = PlayerFactory(tournament=tournament, status=enums.PlayerStatus.WAITING)
-        desk_client.post(url("withdraw", tournament, first.pk))
+        desk_client.post(url("withdraw", tournament, first.pk), {"confirm": "1"})
         waiting.refresh_from_db()
         assert waiting.status == enums.PlayerStatus.REGISTERED
 

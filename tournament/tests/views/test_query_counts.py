@@ -342,7 +342,7 @@ def play_points(tournament: Tournament, size: int, facts: dict[str, int], client
         tournament=tournament, actor=None, table_id=playing.pk, version=refreshed(playing).version
     )
     decide_fast(tournament, playing_tables(tournament))
-    desk.withdraw_player(tournament=tournament, actor=None, player_id=a)
+    desk.withdraw_player(tournament=tournament, actor=None, player_id=a, confirmed=True)
     second = points_services.start_round(tournament=tournament, actor=None, seed=2)
     assert second.tables.count() == (size - 1) // 3
     table, fresh_too = second.tables.order_by("number")[:2]
@@ -357,7 +357,7 @@ def play_points(tournament: Tournament, size: int, facts: dict[str, int], client
         tournament=tournament, actor=None, table_id=table.pk, version=refreshed(table).version
     )
     decide_fast(tournament, playing_tables(tournament))
-    registry.of(tournament).next_step(tournament=tournament, actor=None, action="finish")
+    registry.of(tournament).next_step(tournament=tournament, actor=None, action="finish", confirmed=True)
     tournament.refresh_from_db()
     assert tournament.status == enums.TournamentStatus.FINISHED
     assert len(registry.of(tournament).ranking(tournament)) == size
@@ -523,7 +523,7 @@ PINNED: dict[str, dict[str, int]] = {
         "round1/ranking": 10,
         "round1/export_standings": 9,
         "round1/export_games": 7,
-        "round1/audit_log": 8,
+        "round1/audit_log": 10,
         "round1/desk": 9,
         "round1/check_in": 11,
         "round1/settings": 8,
@@ -546,7 +546,7 @@ PINNED: dict[str, dict[str, int]] = {
         "finished/ranking": 10,
         "finished/export_standings": 9,
         "finished/export_games": 7,
-        "finished/audit_log": 8,
+        "finished/audit_log": 10,
         "finished/desk": 9,
         "finished/check_in": 11,
         "finished/settings": 8,
@@ -564,7 +564,7 @@ PINNED: dict[str, dict[str, int]] = {
         "round1/ranking": 8,
         "round1/export_standings": 7,
         "round1/export_games": 7,
-        "round1/audit_log": 8,
+        "round1/audit_log": 10,
         "round1/desk": 9,
         "round1/check_in": 11,
         "round1/settings": 8,
@@ -594,7 +594,7 @@ PINNED: dict[str, dict[str, int]] = {
         "finished/ranking": 9,
         "finished/export_standings": 8,
         "finished/export_games": 7,
-        "finished/audit_log": 8,
+        "finished/audit_log": 10,
         "finished/desk": 9,
         "finished/check_in": 11,
         "finished/settings": 8,
@@ -613,7 +613,7 @@ PINNED: dict[str, dict[str, int]] = {
         "round1/ranking": 7,
         "round1/export_standings": 6,
         "round1/export_games": 7,
-        "round1/audit_log": 8,
+        "round1/audit_log": 10,
         "round1/desk": 9,
         "round1/check_in": 11,
         "round1/settings": 8,
@@ -638,7 +638,7 @@ PINNED: dict[str, dict[str, int]] = {
         "finished/ranking": 7,
         "finished/export_standings": 6,
         "finished/export_games": 7,
-        "finished/audit_log": 8,
+        "finished/audit_log": 10,
         "finished/desk": 9,
         "finished/check_in": 11,
         "finished/settings": 8,

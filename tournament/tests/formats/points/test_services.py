@@ -73,7 +73,7 @@ class TestStartRound:
     def test_seats_every_checked_in_player_at_tables_of_three_or_four(self):
         tournament = points_field(players=14)
         dropped = Player.objects.filter(tournament=tournament).order_by("pk").first()
-        desk.withdraw_player(tournament=tournament, actor=None, player_id=dropped.pk)
+        desk.withdraw_player(tournament=tournament, actor=None, player_id=dropped.pk, confirmed=True)
         rnd = start(tournament, seed=1234)
         checked_in = set(
             Player.objects.filter(tournament=tournament, status=enums.PlayerStatus.CHECKED_IN).values_list(
@@ -180,7 +180,7 @@ class TestStartRound:
     def test_refused_after_the_finish(self):
         tournament = points_field()
         play_round(tournament, start(tournament))
-        points_services.finish(tournament=tournament, actor=None)
+        points_services.finish(tournament=tournament, actor=None, confirmed=True)
         before = snapshot(tournament)
         with pytest.raises(ServiceError, match="finished"):
             start(tournament)
@@ -423,7 +423,7 @@ class TestStandings:
         play_round(tournament, start(tournament, seed=1))
         totals = valid_points(tournament)
         leaver = max(totals, key=totals.__getitem__)  # any player who played
-        desk.withdraw_player(tournament=tournament, actor=None, player_id=leaver)
+        desk.withdraw_player(tournament=tournament, actor=None, player_id=leaver, confirmed=True)
 
         rows = {row.player.pk: row for row in reads.ranking(tournament)}
         assert rows[leaver].points == totals[leaver] > 0
@@ -443,7 +443,7 @@ class TestStandings:
     def test_withdrawn_before_playing_is_not_listed(self):
         tournament = points_field(players=13)
         leaver = Player.objects.filter(tournament=tournament).order_by("pk").first()
-        desk.withdraw_player(tournament=tournament, actor=None, player_id=leaver.pk)
+        desk.withdraw_player(tournament=tournament, actor=None, player_id=leaver.pk, confirmed=True)
         start(tournament)
         players = [row.player.pk for row in reads.ranking(tournament)]
         assert leaver.pk not in players and len(players) == 12

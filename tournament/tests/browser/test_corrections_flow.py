@@ -1,0 +1,110 @@
+"""The organiser corrects a closed table in chromium, on a desk screen and on a tablet.
+
+Twenty-one players, seven tables of three; every table closed and the lucky-loser
+round seated. At table 7 the referee tapped the wrong winner in the last game. The
+organiser opens table 7, "Correct results", picks the right winner, gives a reason,
+reads what the correction changes (the wrong winner now plays the lucky-loser round
+in place of the right one, no game played there yet), confirms, and the projector
+shows the right player at that table of the next round.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tournament import enums, simulation
+from tournament.formats.knockout import services as knockout_services
+from tournament.models import Player, Seat, StaffRole, Table, Tournament
+from tournament.tests.helpers import refreshed, seated, set_dealer
+from tournament.tests.play.test_corrections import close
+from tournament.tests.views.scenarios import win
+
+pytestmark = pytest.mark.browser
+
+DESK = {"width": 1280, "height": 800}
+PROJECTOR = {"width": 1920, "height": 1080}
+
+
+def closed_round_one(organiser) -> tuple[Tournament, Table, int, int]:  # type: ignore[no-untyped-def]
+    """Round 1 of 21 players played and closed, the lucky-loser round seated. At every table
+    seats 1 and 2 won alternately, seat 1 the last game; returns table 7 and those two."""
+    tournament = simulation.create_field(fmt=enums.Format.KNOCKOUT, players=21, seed=7)
+    Tournament.objects.filter(pk=tournament.pk).update(display_rotation_seconds=60)
+    StaffRole.objects.create(tournament=tournament, user=organiser, role=enums.Role.ORGANISER)
+    knockout_services.generate_next_round(tournament=tournament, actor=None, seed=7)
+    for table in Table.objects.filter(round__tournament=tournament).order_by("number"):
+        a, b, _c = set_dealer(tournament, table)
+        needed = refreshed(table).wins_needed or 1
+        for winner in [a, b] * (needed - 1) + [a]:
+            win(tournament, table, winner)
+        close(tournament, table)
+    knockout_services.generate_next_round(tournament=tournament, actor=None, seed=8)
+    table7 = Table.objects.get(round__tournament=tournament, round__number=1, number=7)
+    wrong, right = seated(table7)[:2]
+    return tournament, table7, wrong, right
+
+
+@pytest.mark.parametrize("screen", ["desk", "tablet"])
+def test_the_organiser_corrects_a_closed_table_and_the_projector_follows(  # type: ignore[no-untyped-def]
+    new_tablet, public_projector, organiser, screenshot, screen: str
+) -> None:
+    tournament, table7, wrong, right = closed_round_one(organiser)
+    names = dict(Player.objects.filter(pk__in=[wrong, right]).values_list("pk", "name"))
+    next_table = Seat.objects.get(table__round__number=2, table__round__tournament=tournament, player_id=right).table
+
+    page: Page = new_tablet(organiser.username)
+    if screen == "desk":
+        page.set_viewport_size(DESK)
+    page.goto(f"/t/{tournament.pk}/referee/tables/{table7.pk}/")
+    page.get_by_role("link", name="Correct results").click()
+    expect(page.get_by_role("heading", name="Corrections · Table 7")).to_be_visible()
+
+    last = table7.games.order_by("-number").first()
+    assert last is not None
+    game = page.locator(f"#game-{last.pk}")
+    game.get_by_text(f"Correct or void game {last.number}").click()
+    form = game.locator("form.correction-form").first
+    form.get_by_label(names[right], exact=True).check()
+    form.get_by_label("Why (required)").fill("The referee tapped the wrong player")
+    form.get_by_role("button", name="Show what changes").click()
+
+    consequences = page.locator("#correction-consequences")
+    expect(consequences).to_contain_text(f"won by {names[right]} instead of won by {names[wrong]}")
+    replaced = f"{names[wrong]} replaces {names[right]} at table {next_table.number} of round 2"
+    expect(consequences).to_contain_text(replaced)
+    expect(consequences).to_contain_text("no game has been played there yet")
+    screenshot(page, f"corrections-consequences-{screen}")
+    assert Seat.objects.filter(table=next_table, player_id=right).exists()  # nothing changed yet
+
+    consequences.get_by_role("button", name="Confirm the correction").click()
+    expect(page.locator(".messages")).to_contain_text(f"Game {last.number} is corrected.")
+    expect(page.locator(f"#game-{last.pk}")).to_have_class("correction-game is-void")
+    screenshot(page, f"corrections-done-{screen}")
+    assert Seat.objects.filter(table=next_table, player_id=wrong).exists()
+    assert not Seat.objects.filter(table=next_table, player_id=right).exists()
+
+    projector = public_projector(tournament)
+    article = projector.locator(".pj-table").filter(has_text=f"Table {next_table.number}")
+    expect(article.first).to_contain_text(names[wrong])
+    expect(article.first).not_to_contain_text(names[right])
+    if screen == "desk":
+        screenshot(projector, "corrections-projector")
+
+
+@pytest.fixture
+def public_projector(browser, live_server):  # type: ignore[no-untyped-def]
+    """public_projector(tournament) -> the projector page (1920x1080), without login, on its tables view."""
+    contexts = []
+
+    def open_projector(tournament: Tournament) -> Page:
+        context = browser.new_context(viewport=PROJECTOR, locale="en-US", base_url=live_server.url)
+        contexts.append(context)
+        page = context.new_page()
+        page.goto(f"/p/{tournament.pk}/")
+        expect(page.locator(".pj-table").first).to_be_attached()
+        return page
+
+    yield open_projector
+    for context in contexts:
+        context.close()
