@@ -9,7 +9,7 @@ PG_URL ?= postgres://postgres@127.0.0.1:5432/spielleitung
 TEST_ENV := DJANGO_SECRET_KEY=test-only-secret-key DJANGO_DEBUG=0
 RUN_ENV = DJANGO_SECRET_KEY="$$(cat var/secret_key)" DJANGO_DEBUG=0
 
-.PHONY: run install test lint types pytest-postgres pytest-sqlite pytest-browser postgres chromium bench messages clean
+.PHONY: dry-runs run install test lint types pytest-postgres pytest-sqlite pytest-browser postgres chromium bench messages clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -56,13 +56,18 @@ chromium:
 	@command -v /usr/bin/chromium >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null)
 
 pytest-postgres: $(VENV)/.installed-dev postgres
-	$(TEST_ENV) DATABASE_URL=$(PG_URL) $(BIN)/pytest -q -m "not browser" -n 2
+	$(TEST_ENV) DATABASE_URL=$(PG_URL) $(BIN)/pytest -q -m "not browser and not sweep" -n 2
 
 pytest-sqlite: $(VENV)/.installed-dev
 	$(TEST_ENV) DATABASE_URL=sqlite:///var/test-smoke.sqlite3 $(BIN)/pytest -q -n 2 -m "core and not browser and not postgres_only and not slow"
 
 pytest-browser: $(VENV)/.installed-dev postgres chromium
 	$(TEST_ENV) DATABASE_URL=$(PG_URL) DJANGO_ALLOW_ASYNC_UNSAFE=true $(BIN)/pytest -q -m browser
+
+## make dry-runs: every format's dry run for every player count from 3 to 60 (about 8 minutes on 2 cores;
+## make test runs the counts where the rules change, see tournament/tests/test_dry_runs_every_count.py).
+dry-runs: $(VENV)/.installed-dev postgres
+	$(TEST_ENV) DATABASE_URL=$(PG_URL) $(BIN)/pytest -q -m sweep -n 2
 
 bench: $(VENV)/.installed-dev postgres
 	$(BIN)/python bench/run.py

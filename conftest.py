@@ -6,11 +6,20 @@ from collections.abc import Callable
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.utils import translation
 
 from tournament import enums
 from tournament.tests.factories import PlayerFactory, StaffRoleFactory, TournamentFactory
 
 ROLES = [enums.Role.ORGANISER, enums.Role.DESK, enums.Role.REFEREE]
+
+
+@pytest.fixture(autouse=True)
+def _english() -> object:
+    """Every test starts in English: a request in another language (Accept-Language, the
+    language cookie) leaves that language active in the thread for whatever runs next."""
+    with translation.override("en"):
+        yield
 
 
 @pytest.fixture(autouse=True)

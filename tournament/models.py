@@ -84,6 +84,38 @@ class Tournament(models.Model):
         _("points target of the final"), default=500, validators=[MinValueValidator(1)]
     )
 
+    class FinalTarget(models.TextChoices):
+        """What the knockout final is played to (values: ``knockout.rules.FINAL_TO_*``)."""
+
+        POINTS = "points", _("points (card points of the others' hands)")
+        WINS = "wins", _("a number of games won")
+
+    final_target_kind = models.CharField(
+        _("the final is played to"),
+        max_length=10,
+        choices=FinalTarget.choices,
+        default=FinalTarget.POINTS,
+        help_text=_(
+            "The rules: “first to a certain number of points (e.g. 200) or a certain number of wins”, "
+            "agreed on the day with the finalists. Applies to a final seated after the change."
+        ),
+    )
+    final_wins_target = models.PositiveSmallIntegerField(
+        _("games to win the final"),
+        default=3,
+        validators=[MinValueValidator(1), MaxValueValidator(50)],
+        help_text=_("Only for a final played to wins: the first to win this many games takes the final."),
+    )
+    duel_wins_needed = models.PositiveSmallIntegerField(
+        _("games to win a duel"),
+        default=1,
+        validators=[MinValueValidator(1), MaxValueValidator(9)],
+        help_text=_(
+            "The rules: places 2 and 3 of the final “by points; on a tie, a direct duel”. "
+            "Players tied in the final play a duel to this many won games."
+        ),
+    )
+
     # Life bands and chips (format B).
     life_bands = models.PositiveSmallIntegerField(
         _("life bands per player"), default=2, validators=[MinValueValidator(1), MaxValueValidator(5)]
@@ -96,6 +128,23 @@ class Tournament(models.Model):
     )
     sharp_play_minutes = models.PositiveSmallIntegerField(
         _("minutes until sharp play"), default=15, validators=[MinValueValidator(1)]
+    )
+
+    class StreetRule(models.TextChoices):
+        """When a Schocken "Straße" counts (values: ``games.rules.schocken.StreetRule``)."""
+
+        ANY_ROLL = "any_roll", _("on any roll (all three dice in one roll)")
+        FIRST_ROLL = "first_roll", _("only on the first roll")
+
+    schocken_street = models.CharField(
+        _("Schocken: a Straße counts"),
+        max_length=12,
+        choices=StreetRule.choices,
+        default=StreetRule.ANY_ROLL,
+        help_text=_(
+            "The rules: “Straße: zählt nur in einem Wurf” (counts only in one throw). Read as all three dice "
+            "in one roll, or as the first roll only; otherwise the dice count as a simple throw."
+        ),
     )
 
     # Points (format C) and card scoring for every UNO format.

@@ -43,6 +43,7 @@ __all__ = [
     "seat_players",
     "table_pairs",
     "table_sizes",
+    "widened_options",
 ]
 
 #: Plain seeded draw: shuffle the sorted ids, cut into tables of ``table_sizes``.
@@ -53,6 +54,12 @@ MORE_PLAYERS = "more_players"
 ONE_FEWER = "one_fewer"
 FEWER_PLAYERS = "fewer_players"
 LARGER_TABLE = "larger_table"
+#: Ways out the knockout format adds (``tournament.formats.knockout.rules``): every remaining
+#: player plays the final now; a round of the usual split though the final will not have its size.
+FINAL_OF_ALL = "final_of_all"
+PLAIN_ROUND = "plain_round"
+#: Keep all players and allow tables smaller than the preferred size (``widened_options``).
+SMALLER_TABLE = "smaller_table"
 #: Seeded draw dealing clubs round-robin across tables, then bounded swaps.
 CLUBS_APART_ALGORITHM = "clubs-apart-v1"
 #: Seeded greedy construction plus bounded local search against repeated pairs.
@@ -112,8 +119,19 @@ class SeatingOption:
     * ``fewer_players``: seat ``params["players"]`` players, ``params["fewer"]``
       fewer (only offered when one fewer is not enough).
     * ``larger_table``: keep all ``n`` players and allow tables of
-      ``params["size"]`` (one above the largest size); ``params["count"]`` tables
-      of that size are needed.
+      ``params["size"]`` (one above the largest size; ``widened_options`` may go
+      further); ``params["count"]`` tables above the largest size are needed.
+    * ``smaller_table``: keep all ``n`` players and allow tables of
+      ``params["size"]`` (below the preferred size; ``widened_options``);
+      ``params["count"]`` tables below the preferred size are needed.
+    * ``final_of_all`` (knockout): every one of ``params["players"]`` plays the
+      final now, though the setting wants ``params["final_size"]``.
+    * ``plain_round`` (knockout): a round of the usual split (``params["tables"]``
+      table winners) although no split leads to a final of ``params["final_size"]``.
+
+    The knockout adds optional params: ``tables`` (the round's table count),
+    ``finalists`` (the final size the way reaches, 0 if it does not) and
+    ``final`` (1 when the round seated is the final).
     """
 
     code: str
@@ -261,6 +279,46 @@ def explain_impossible(n: int, preferred: int = 3, largest: int = 4) -> list[Sea
         count = sum(1 for size in bigger if size == largest + 1)
         options.append(SeatingOption(LARGER_TABLE, tuple(bigger), {"players": n, "size": largest + 1, "count": count}))
     return options
+
+
+def widened_options(n: int, preferred: int = 3, largest: int = 4, smallest: int = 3) -> list[SeatingOption]:
+    """Ways to seat all ``n`` players when tables of ``preferred``..``largest`` do not fit
+    (``[]`` if they do): for formats where nobody can be added or left out.
+
+    * ``larger_table``: the smallest size above ``largest`` that seats everyone at tables of
+      ``preferred`` to that size (as many of ``preferred`` as possible: ``table_sizes``).
+    * ``smaller_table``: the largest size below ``preferred``, not below ``smallest``, that
+      seats everyone at tables of that size to ``largest`` (``table_sizes`` again, so as many
+      of that size as possible: the seating functions take their sizes from it).
+
+    The option that stretches the settings less comes first (the larger table on a tie).
+    For every ``n >= max(smallest, 2)`` one exists: with ``n >= preferred`` a larger table
+    (at the worst one table of ``n``), else a smaller one (one table of ``n``).
+    """
+    _validated(preferred, largest)
+    if n < 0:
+        raise ValueError(f"negative player count {n}")
+    if _split(n, preferred, largest) is not None:
+        return []
+    larger: SeatingOption | None = None
+    for size in range(largest + 1, n + 1):
+        sizes = _split(n, preferred, size)
+        if sizes is not None:
+            count = sum(1 for seats in sizes if seats > largest)
+            larger = SeatingOption(LARGER_TABLE, tuple(sizes), {"players": n, "size": size, "count": count})
+            break
+    smaller: SeatingOption | None = None
+    for size in range(preferred - 1, max(smallest, 2) - 1, -1):
+        sizes = _split(n, size, largest)
+        if sizes is not None:
+            count = sum(1 for seats in sizes if seats < preferred)
+            smaller = SeatingOption(SMALLER_TABLE, tuple(sizes), {"players": n, "size": size, "count": count})
+            break
+    stretch_down = preferred - smaller.params["size"] if smaller is not None else n
+    stretch_up = larger.params["size"] - largest if larger is not None else n
+    if smaller is not None and stretch_down < stretch_up:
+        return [option for option in (smaller, larger) if option is not None]
+    return [option for option in (larger, smaller) if option is not None]
 
 
 # --------------------------------------------------------------------------

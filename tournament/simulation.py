@@ -18,7 +18,7 @@ from django.contrib.auth import get_user_model
 
 from games.rules.uno import ACTION_CARDS, NUMBER_CARDS
 from tournament import desk, enums
-from tournament.models import Table, Tournament
+from tournament.models import AuditEntry, Round, Table, Tournament
 from tournament.play import results
 
 FIRST_NAMES = ["Anna", "Bernd", "Carla", "David", "Eva", "Franz", "Gina", "Hans", "Ilse", "Jonas", "Klara", "Luca"]
@@ -115,6 +115,25 @@ def ranking_lines(tournament: Tournament) -> list[str]:
     """One line per player: place, start number and name, tab separated."""
     rows = _format(tournament.format).ranking(tournament)
     return [f"{row.place}\t{row.player.start_number}\t{row.player.name}" for row in rows]
+
+
+def choices_taken(tournament: Tournament) -> list[str]:
+    """One line per organiser's choice the dry run made (a count that did not split: it takes
+    the first option), from the audit log: the round and the option's code, then the round's note."""
+    lines: list[str] = []
+    entries = AuditEntry.objects.filter(tournament=tournament, detail__has_key="choice").order_by("pk")
+    notes = dict(Round.objects.filter(tournament=tournament).values_list("number", "seating_note"))
+    for detail in entries.values_list("detail", flat=True):
+        if not detail.get("choice"):
+            continue
+        line = f"choice: {detail['choice']}"
+        number = detail.get("round_number", detail.get("round"))
+        if isinstance(number, int):
+            line += f" (round {number})"
+            if notes.get(number):
+                line += f": {notes[number]}"
+        lines.append(line)
+    return lines
 
 
 def system_user() -> object:

@@ -19,10 +19,14 @@ Kinds and lids, lowest to highest
       form sorted descending, so 652 > 322.
     * Straße, 2 lids: three consecutive numbers; the higher Straße wins
       (456 > 234). *Decided*: 123 is a Straße too (the lowest one), because
-      the original lists no exception. "Zählt nur in einem Wurf": a Straße only
-      counts when all three dice fell in the same roll. Since only ones are laid
-      aside, only 123 can be assembled over several rolls; a 123 with
-      ``ones_kept > 0`` is therefore a simple throw (321).
+      the original lists no exception. "Zählt nur in einem Wurf" is read two
+      ways, so it is the tournament's choice (``StreetRule``, a parameter of
+      every function that ranks throws): ``ANY_ROLL`` (the default): a Straße
+      counts when all three dice fell in the same roll, in any roll. Since only
+      ones are laid aside, only 123 can be assembled over several rolls; a 123
+      with ``ones_kept > 0`` is therefore a simple throw (321).
+      ``FIRST_ROLL``: a Straße counts only when thrown in the first roll; in a
+      second or third roll the dice are a simple throw (456 -> 654).
     * General, 3 lids: three equal numbers 222..666, the higher General wins.
     * Schock, 2..6 lids: two ones and x (x = 2..6); the value and the lid count
       are x, so 115 > 113.
@@ -104,6 +108,13 @@ class InvalidGameStep(ValueError):
     """A half or decider result recorded when the game is not at that step."""
 
 
+class StreetRule(enum.StrEnum):
+    """When a Straße counts ("Zählt nur in einem Wurf"); members equal their plain string values."""
+
+    ANY_ROLL = "any_roll"  # all three dice in one roll, whichever roll it was
+    FIRST_ROLL = "first_roll"  # only in the player's first roll
+
+
 class ThrowKind(enum.IntEnum):
     """The kinds of throw, valued so that a higher kind beats a lower one."""
 
@@ -147,28 +158,33 @@ class Throw:
 
     @property
     def kind(self) -> ThrowKind:
-        """The throw's kind (see ``throw_kind``)."""
+        """The throw's kind under the default ``StreetRule.ANY_ROLL`` (see ``throw_kind``)."""
         return throw_kind(self)
 
     @property
     def lids(self) -> int:
-        """The number of lids this throw hands out as a round's highest (see ``lid_value``)."""
+        """The lids this throw hands out as a round's highest, under ``StreetRule.ANY_ROLL`` (see ``lid_value``)."""
         return lid_value(self)
 
     @property
     def label(self) -> str:
         """A short German label for the tablet: "Schock 5", "General 3", "Straße 456", "652"."""
-        low, mid, high = self.dice
-        kind = self.kind
-        if kind is ThrowKind.SCHOCK_OUT:
-            return "Schock-Out"
-        if kind is ThrowKind.SCHOCK:
-            return f"Schock {high}"
-        if kind is ThrowKind.GENERAL:
-            return f"General {low}"
-        if kind is ThrowKind.STRASSE:
-            return f"Straße {low}{mid}{high}"
-        return f"{high}{mid}{low}"
+        return throw_label(self)
+
+
+def throw_label(throw: Throw, street: StreetRule = StreetRule.ANY_ROLL) -> str:
+    """A short German label for the tablet under the tournament's ``street`` rule."""
+    low, mid, high = throw.dice
+    kind = throw_kind(throw, street)
+    if kind is ThrowKind.SCHOCK_OUT:
+        return "Schock-Out"
+    if kind is ThrowKind.SCHOCK:
+        return f"Schock {high}"
+    if kind is ThrowKind.GENERAL:
+        return f"General {low}"
+    if kind is ThrowKind.STRASSE:
+        return f"Straße {low}{mid}{high}"
+    return f"{high}{mid}{low}"
 
 
 def throw_from_dice(dice: Iterable[int], rolls: int = 1, ones_kept: int = 0) -> Throw:
@@ -190,8 +206,11 @@ def parse_throw(text: str, rolls: int = 1, ones_kept: int = 0) -> Throw:
     return throw_from_dice((int(group) for group in match.groups()), rolls=rolls, ones_kept=ones_kept)
 
 
-def throw_kind(throw: Throw) -> ThrowKind:
-    """The kind of a throw: Schock-Out, Schock, General, Straße or simple throw."""
+def throw_kind(throw: Throw, street: StreetRule = StreetRule.ANY_ROLL) -> ThrowKind:
+    """The kind of a throw: Schock-Out, Schock, General, Straße or simple throw.
+
+    A Straße needs all three dice in one roll; with ``StreetRule.FIRST_ROLL`` also the first roll.
+    """
     low, mid, high = throw.dice
     if low == mid == high == 1:
         return ThrowKind.SCHOCK_OUT
@@ -199,14 +218,15 @@ def throw_kind(throw: Throw) -> ThrowKind:
         return ThrowKind.SCHOCK
     if low == mid == high:
         return ThrowKind.GENERAL
-    if mid == low + 1 and high == mid + 1 and throw.ones_kept == 0:
+    straight = mid == low + 1 and high == mid + 1 and throw.ones_kept == 0
+    if straight and (street is StreetRule.ANY_ROLL or throw.rolls == 1):
         return ThrowKind.STRASSE
     return ThrowKind.SIMPLE
 
 
-def lid_value(throw: Throw) -> int:
+def lid_value(throw: Throw, street: StreetRule = StreetRule.ANY_ROLL) -> int:
     """Lids a throw hands out as the round's highest: simple 1, Straße 2, General 3, Schock x, Schock-Out all 13."""
-    kind = throw_kind(throw)
+    kind = throw_kind(throw, street)
     if kind is ThrowKind.SCHOCK_OUT:
         return LIDS_PER_HALF
     if kind is ThrowKind.SCHOCK:
@@ -229,20 +249,20 @@ def _value_within_kind(throw: Throw, kind: ThrowKind) -> int:
     return 100 * high + 10 * mid + low
 
 
-def rank_key(throw: Throw, order_index: int) -> tuple[int, int, int, int]:
+def rank_key(throw: Throw, order_index: int, street: StreetRule = StreetRule.ANY_ROLL) -> tuple[int, int, int, int]:
     """Sort key of a throw made as the ``order_index``-th throw of a round (0 = first).
 
     A higher key is a better throw: kind first, then the value within the kind,
     then fewer rolls, then the earlier thrower ("Mit ist Schitt"). Keys of a
     round's throws (distinct order indices) are all different.
     """
-    kind = throw_kind(throw)
+    kind = throw_kind(throw, street)
     return (int(kind), _value_within_kind(throw, kind), -throw.rolls, -order_index)
 
 
-def ranking(throws: Sequence[Throw]) -> tuple[int, ...]:
+def ranking(throws: Sequence[Throw], street: StreetRule = StreetRule.ANY_ROLL) -> tuple[int, ...]:
     """Indices of a round's throws (given in turn order), best first."""
-    return tuple(sorted(range(len(throws)), key=lambda index: rank_key(throws[index], index), reverse=True))
+    return tuple(sorted(range(len(throws)), key=lambda index: rank_key(throws[index], index, street), reverse=True))
 
 
 @dataclass(frozen=True)
@@ -338,9 +358,13 @@ def _normalise_throws(throws: Iterable[tuple[int, Throw]] | Mapping[int, Throw])
 
 
 def play_round(
-    state: HalfState, throws_in_turn_order: Iterable[tuple[int, Throw]] | Mapping[int, Throw]
+    state: HalfState,
+    throws_in_turn_order: Iterable[tuple[int, Throw]] | Mapping[int, Throw],
+    street: StreetRule = StreetRule.ANY_ROLL,
 ) -> RoundOutcome:
     """Play one round of a half: every active seat's throw, as (seat, throw) pairs in turn order.
+
+    ``street`` is the tournament's reading of when a Straße counts (``StreetRule``).
 
     A mapping {seat: throw} is read in insertion order. Raises InvalidRound when
     the half is over or the seats are not exactly the active ones, each once.
@@ -353,7 +377,7 @@ def play_round(
         raise InvalidRound("a seat threw twice in one round")
     if set(seats) != set(state.active):
         raise InvalidRound(f"the round needs one throw from each of seats {state.active}, got {tuple(seats)}")
-    keys = [rank_key(throw, index) for index, (_, throw) in enumerate(pairs)]
+    keys = [rank_key(throw, index, street) for index, (_, throw) in enumerate(pairs)]
     best = max(range(len(pairs)), key=keys.__getitem__)
     worst = min(range(len(pairs)), key=keys.__getitem__)
     highest, top_throw = pairs[best]
@@ -362,7 +386,7 @@ def play_round(
     lids = list(state.lids)
     stock = state.stock
     from_players: tuple[tuple[int, int], ...] = ()
-    schock_out = throw_kind(top_throw) is ThrowKind.SCHOCK_OUT
+    schock_out = throw_kind(top_throw, street) is ThrowKind.SCHOCK_OUT
     if schock_out:
         from_stock = stock
         from_players = tuple((seat, count) for seat, count in enumerate(lids) if seat != receiver and count > 0)
@@ -370,12 +394,12 @@ def play_round(
         lids[receiver] = LIDS_PER_HALF
         stock = 0
     elif stock > 0:
-        from_stock = min(lid_value(top_throw), stock)
+        from_stock = min(lid_value(top_throw, street), stock)
         stock -= from_stock
         lids[receiver] += from_stock
     else:
         from_stock = 0
-        handed = min(lid_value(top_throw), lids[highest])
+        handed = min(lid_value(top_throw, street), lids[highest])
         lids[highest] -= handed
         lids[receiver] += handed
         from_players = ((highest, handed),)

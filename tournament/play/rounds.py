@@ -85,17 +85,55 @@ def mark_running(tournament: Tournament) -> None:
 
 
 def option_label(option: seating.SeatingOption) -> str:
-    """A translated sentence for one way out of a count that does not split."""
+    """A translated sentence for one way out of a count that does not split (or, in the
+    knockout, of a split that does not lead to a final of the configured size)."""
     params = dict(option.params)
     sizes = " + ".join(str(size) for size in option.sizes)
+    final = bool(params.get("final"))
     if option.code == seating.ONE_MORE_ADVANCES:
-        text = _("One more player advances (the best runner-up): %(players)d players at tables of %(sizes)s.")
+        if final:
+            text = _(
+                "One runner-up moves up (the one with the most games won, then the lower start number): "
+                "a final of %(players)d players."
+            )
+        else:
+            text = _(
+                "One more player advances (the runner-up with the most games won, then the lower start number): "
+                "%(players)d players at tables of %(sizes)s."
+            )
     elif option.code == seating.MORE_PLAYERS:
-        text = _("%(extra)d more players advance (the best runners-up): tables of %(sizes)s.")
+        if final:
+            text = _(
+                "%(extra)d runners-up move up (most games won, then the lower start number): "
+                "a final of %(players)d players."
+            )
+        else:
+            text = _(
+                "%(extra)d more players advance (the runners-up with the most games won, then the lower start "
+                "number): tables of %(sizes)s."
+            )
     elif option.code == seating.ONE_FEWER:
-        text = _("The weakest player of this round goes out: %(players)d players at tables of %(sizes)s.")
+        text = _(
+            "The weakest player of this round (fewest games won, then the higher start number) goes out: "
+            "%(players)d players at tables of %(sizes)s."
+        )
     elif option.code == seating.FEWER_PLAYERS:
-        text = _("The %(fewer)d weakest players of this round go out: tables of %(sizes)s.")
+        text = _(
+            "The %(fewer)d weakest players of this round (fewest games won, then the higher start number) "
+            "go out: tables of %(sizes)s."
+        )
+    elif option.code == seating.SMALLER_TABLE:
+        text = _("Allow a table of %(size)d: tables of %(sizes)s.")
+    elif option.code == seating.FINAL_OF_ALL:
+        text = _("All %(players)d players play the final now (the rules want a final of %(final_size)d).")
+    elif option.code == seating.PLAIN_ROUND:
+        text = _(
+            "Play the round at tables of %(sizes)s: %(tables)d table winners go on, "
+            "and the final will not have exactly %(final_size)d players."
+        )
     else:
         text = _("Allow a table of %(size)d: tables of %(sizes)s.")
-    return text % {**params, "sizes": sizes}
+    sentence = text % {**params, "sizes": sizes}
+    if params.get("finalists") and not final:
+        sentence += " " + _("This leads to a final of %(finalists)d players.") % params
+    return sentence

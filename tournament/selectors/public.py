@@ -62,6 +62,8 @@ class PublicRound:
     stage_number: int
     status: str
     tables: list[PublicTable]
+    # Why the round seats whom it seats where it deviates from the plain rule (the organiser's choice).
+    note: str = ""
 
 
 @dataclass
@@ -157,6 +159,7 @@ def snapshot(tournament: Tournament) -> Snapshot:
             label=str(rnd),
             stage_number=rnd.stage_number,
             status=rnd.status,
+            note=rnd.seating_note,
             tables=[
                 PublicTable(
                     number=table.number,
@@ -268,6 +271,7 @@ def as_json(snap: Snapshot) -> dict[str, Any]:
                 "stage_number": rnd.stage_number,
                 "label": rnd.label,
                 "status": rnd.status,
+                "note": rnd.note,
                 "tables": [
                     {
                         "number": table.number,

@@ -14,12 +14,16 @@ status 409 and nothing saved.
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from games.models import Game, GameStatus
 from tournament import enums
 from tournament.errors import ServiceError
 from tournament.formats import registry
@@ -31,6 +35,8 @@ from tournament.selectors import play as play_reads
 from tournament.views.referee import read_card_entries
 
 ACTIONS = ("correct", "void", "dealer", "reopen")
+# A confirmation sent again within this time by the same person is taken as a replay of the first.
+REPLAY_WINDOW = timedelta(minutes=2)
 # The posted fields a confirmation carries over (the rest is the form's own).
 CARRIED = ("action", "game", "version", "reason", "winner", "loser", "player")
 
@@ -56,9 +62,26 @@ def table_corrections(request: HtmxHttpRequest, tournament: Tournament, table_id
     except corrections.ConfirmConsequences as question:
         return _page(request, tournament, table_id, question=question, action=action)
     except ServiceError as error:
+        if _already_applied(request, table_id, action):
+            messages.info(request, _("This correction was already saved; nothing more was changed."))
+            return redirect("tournament:table_corrections", tournament.pk, table_id)
         return _page(request, tournament, table_id, error=error.message, status=409, action=action)
     messages.success(request, done)
     return redirect("tournament:table_corrections", tournament.pk, table_id)
+
+
+def _already_applied(request: HtmxHttpRequest, table_id: int, action: str) -> bool:
+    """The same confirmation arrives again (a double tap, a reload, the back button): its game was
+    retired by this person moments ago. The first one was applied; this one is answered as saved."""
+    game_id = _int(request.POST.get("game"))
+    if action not in ("correct", "void") or game_id is None or not request.POST.get("confirm"):
+        return False
+    return (
+        Game.objects.filter(pk=game_id, table_id=table_id, voided_by=request.user.pk)
+        .exclude(status=GameStatus.VALID)
+        .filter(voided_at__gte=timezone.now() - REPLAY_WINDOW)
+        .exists()
+    )
 
 
 def _run(request: HtmxHttpRequest, tournament: Tournament, table_id: int, action: str) -> str:

@@ -11,15 +11,16 @@ from tournament.models import Tournament
 
 
 def simulate(tournament: Tournament, *, seed: int, actor: object | None = None) -> simulation.SimulationResult:
-    """Play every round; the first option wherever a count does not split."""
+    """Play every round; the first option wherever the organiser is asked (the choice is audited
+    and written into the round's note: ``simulation.choices_taken`` prints them)."""
     rng = random.Random(seed)
     rounds = games = 0
     for _ in range(200):  # far more rounds than any field needs
         try:
             started = services.generate_next_round(tournament=tournament, actor=actor, seed=rng.getrandbits(31))
-        except NeedsChoice as choice:
+        except NeedsChoice as needs:
             started = services.generate_next_round(
-                tournament=tournament, actor=actor, choice=choice.options[0].code, seed=rng.getrandbits(31)
+                tournament=tournament, actor=actor, choice=needs.options[0].code, seed=rng.getrandbits(31)
             )
         if started.finished:
             break

@@ -19,8 +19,8 @@ RANKING_TITLE = gettext_lazy("Final ranking")
 RANKING_COLUMNS = ("reached", "games_won")
 LIVE_STANDINGS = False
 RULE_LABELS: dict[str, Label] = {
-    knockout.RULE_FINAL_PLACE: gettext_lazy("points in the final"),
-    knockout.RULE_DUEL: gettext_lazy("tie on points: duel"),
+    knockout.RULE_FINAL_PLACE: gettext_lazy("result in the final"),
+    knockout.RULE_DUEL: gettext_lazy("tie in the final: duel"),
     knockout.RULE_ROUND_REACHED: gettext_lazy("round reached"),
     knockout.RULE_GAMES_WON: gettext_lazy("games won"),
     **START_NUMBER_RULE,
@@ -94,11 +94,12 @@ def rounds_context(tournament: Tournament, rounds: list[Round]) -> dict[str, Any
 
 
 def table_context(tournament: Tournament, view: Any) -> dict[str, Any]:
-    """The final's calculator and its open duels; other tables count games won."""
+    """The final's calculator (a final to points only) and its open duels; other tables, a final
+    to wins and the duels count games won."""
     table = view.table
     open_duels: list[Table] = []
     tied: set[int] = set()
-    if table.points_target is not None:
+    if not table.is_duel and (table.points_target is not None or table.round.stage == enums.Stage.FINAL):
         open_duels = list(
             Table.objects.filter(round=table.round, is_duel=True, status=enums.TableStatus.PLAYING)
             .prefetch_related("seats")
@@ -123,5 +124,6 @@ def default_checklist() -> list[str]:
 
 
 def counts_card_points(table: Table) -> bool:
-    """Only the final counts card points."""
+    """Only a final to points counts card points (a final to wins is seated without a points
+    target: ``services.final_table_fields``)."""
     return table.points_target is not None

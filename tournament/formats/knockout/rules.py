@@ -9,11 +9,17 @@ Source: the underwater UNO championship (rules/README.md, format A).
   table winners join the round-1 winners in round 2. From then on only table
   winners advance until at most ``largest`` and at least ``final_size``
   players remain; they play the final.
-- Final: each game's winner scores the card points left in the others' hands;
-  the first to the points target wins. Places 2 and 3 by points; players tied
-  on points play a duel (one game) for the order.
-- Player counts that do not split into tables return the options of
-  ``tournament.seating.explain_impossible`` for the organiser to choose from.
+- Final: played to points or to wins (``final_target_kind``: the rules leave
+  it to the day). To points, each game's winner scores the card points left in
+  the others' hands; to wins, no card points are counted. The first to the
+  target wins the final; the others are placed by points (or games won), and
+  players tied on them play duels (``duel_wins_needed`` games, one by default)
+  for their order: see ``duel_plan``. A tie is never decided by start number.
+- Where the plain rule cannot go on (a count that does not split, or no split
+  leading to a final of exactly ``final_size``) the plan returns options for
+  the organiser (tables one larger or smaller, a runner-up moving up, a final
+  of another size, a plain round, dropping the weakest lucky losers last);
+  nothing outside the rule happens without the organiser's choice.
 
 Everything here takes frozen snapshots and returns plain values; the service
 layer reads them from the database and writes the results back.
@@ -21,12 +27,15 @@ layer reads them from the database and writes the results back.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+import functools
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from tournament import seating
 from tournament.formats.base import CLUBS_APART, SEATING_SETTINGS, FormatError, FormatSpec, rank_by
-from tournament.seating import SeatingOption, explain_impossible
+from tournament.seating import SeatingOption
+from tournament.seating import explain_impossible as explain_impossible
 
 # The tournament settings this format reads (the settings page shows these).
 SETTINGS = (
@@ -35,13 +44,19 @@ SETTINGS = (
     "wins_needed",
     "wins_needed_large_table",
     "final_size",
+    "final_target_kind",
     "final_points_target",
+    "final_wins_target",
+    "duel_wins_needed",
     "scoring_table",
 )
 SPEC = FormatSpec(slug="knockout", stages=("main", "lucky_loser", "final"), min_players=2, settings_used=SETTINGS)
 
 MAIN, LUCKY_LOSER, FINAL = "main", "lucky_loser", "final"
+# Games to win a duel unless the tournament says otherwise (``duel_wins_needed``).
 DUEL_WINS_NEEDED = 1
+# What the final is played to (``Tournament.final_target_kind``).
+FINAL_TO_POINTS, FINAL_TO_WINS = "points", "wins"
 
 # Choices the organiser can make when a player count does not split.
 ONE_MORE_ADVANCES = seating.ONE_MORE_ADVANCES
@@ -49,6 +64,9 @@ MORE_PLAYERS = seating.MORE_PLAYERS
 ONE_FEWER = seating.ONE_FEWER
 FEWER_PLAYERS = seating.FEWER_PLAYERS
 LARGER_TABLE = seating.LARGER_TABLE
+SMALLER_TABLE = seating.SMALLER_TABLE
+FINAL_OF_ALL = seating.FINAL_OF_ALL
+PLAIN_ROUND = seating.PLAIN_ROUND
 
 
 @dataclass(frozen=True)
@@ -59,6 +77,9 @@ class KnockoutSettings:
     wins_needed: int = 3
     wins_needed_large_table: int = 2
     points_target: int = 500
+    final_target_kind: str = FINAL_TO_POINTS
+    final_wins_target: int = 3
+    duel_wins_needed: int = DUEL_WINS_NEEDED
 
 
 def wins_needed_at(table_size: int, *, wins_needed: int, wins_needed_large_table: int, largest: int) -> int:
@@ -128,12 +149,16 @@ class RoundResult:
 
 @dataclass(frozen=True)
 class NextRound:
-    """The next round to seat, or the options when its player count does not split.
+    """The next round to seat, or the options when the rules alone cannot go on.
 
-    ``players`` are the ids to seat; ``largest`` the table size limit to seat
-    them with (one more than the setting when the organiser chose a larger
-    table). ``added`` were moved up by a choice, ``dropped`` left by one.
-    ``options`` is non-empty only when a choice is needed and none was given.
+    ``players`` are the ids to seat, ``sizes`` the table sizes (largest first;
+    the final is one table of every finalist). ``largest`` is the table size
+    limit (one more than the setting when the organiser chose a larger table).
+    ``added`` moved up and ``dropped`` left by the organiser's choice
+    (``choice``, its words in ``option``). ``options`` is non-empty only when a
+    choice is needed and none was given; ``reason`` says why (``NO_SPLIT``:
+    the count does not split into tables; ``FINAL_SIZE``: no split leads to a
+    final of exactly ``final_size`` players).
     """
 
     stage: str
@@ -143,6 +168,9 @@ class NextRound:
     dropped: tuple[int, ...] = ()
     options: tuple[SeatingOption, ...] = ()
     choice: str = ""
+    sizes: tuple[int, ...] = ()
+    option: SeatingOption | None = None
+    reason: str = ""
 
     @property
     def needs_choice(self) -> bool:
@@ -158,6 +186,10 @@ class Finished:
 
 # --- the next round ----------------------------------------------------------------
 
+# Why the organiser is asked (``NextRound.reason``).
+NO_SPLIT = "no_split"
+FINAL_SIZE = "final_size"
+
 
 def plan_next_round(
     entrants: Sequence[Entrant],
@@ -167,16 +199,21 @@ def plan_next_round(
 ) -> NextRound | Finished:
     """What comes after ``rounds`` (all decided): the next round or the end.
 
-    ``choice`` is one of the option codes when a count did not split before.
+    The rules, to the letter: round 1 seats everyone; every round-1 loser plays
+    the lucky-loser round; then only table winners advance "until three players
+    play the final" (``final_size``). Where several splits into tables of
+    ``preferred``..``largest`` exist, the one whose winners (looking ahead over
+    the rounds: a round's winners are its tables) reach a final of exactly
+    ``final_size`` is taken, the most tables first. Where none does, or the
+    count does not split, the organiser chooses (``options``); ``choice`` is
+    one of their codes. Nothing outside the plain rule happens without a choice.
     """
     start = {e.id: e.start_number for e in entrants}
     if not rounds:
         ids = tuple(sorted(start, key=start.__getitem__))
         if len(ids) < 2:
             raise FormatError("too_few_players", players=len(ids), needed=2)
-        if len(ids) <= settings.largest:
-            return NextRound(stage=FINAL, players=ids, largest=settings.largest)
-        return _fit(MAIN, ids, (), settings, choice, allow_more=False, allow_fewer=False)
+        return _plan_first(ids, settings, choice)
 
     last = rounds[-1]
     if last.stage == FINAL:
@@ -184,7 +221,8 @@ def plan_next_round(
     stages = [r.stage for r in rounds]
     if last.stage == MAIN and LUCKY_LOSER not in stages and len([s for s in stages if s == MAIN]) == 1:
         losers = _by_strength([seat for table in last.tables for seat in table.losers], start)
-        return _fit(LUCKY_LOSER, tuple(s.player_id for s in losers), (), settings, choice, allow_more=False)
+        winners = len(last.tables)
+        return _plan_lucky_losers(tuple(s.player_id for s in losers), winners, settings, choice)
 
     advancing = [table.winner for table in last.tables]
     if last.stage == LUCKY_LOSER:
@@ -193,65 +231,321 @@ def plan_next_round(
     runners_up = tuple(
         s.player_id for s in _by_strength([seat for table in last.tables for seat in table.losers], start)
     )
-    return _after_advancing(tuple(advancing), runners_up, settings, choice)
-
-
-def _after_advancing(
-    advancing: tuple[int, ...], runners_up: tuple[int, ...], settings: KnockoutSettings, choice: str
-) -> NextRound:
-    count = len(advancing)
-    if settings.final_size <= count <= settings.largest:
-        return NextRound(stage=FINAL, players=advancing, largest=settings.largest)
-    if count < settings.final_size:
-        # Too few winners for the final: the best runners-up fill it.
-        extra = runners_up[: settings.final_size - count]
-        return NextRound(stage=FINAL, players=advancing + extra, largest=settings.largest, added=extra)
-    return _fit(MAIN, advancing, runners_up, settings, choice, allow_fewer=False)
-
-
-def _fit(
-    stage: str,
-    players: tuple[int, ...],
-    reserve: tuple[int, ...],
-    settings: KnockoutSettings,
-    choice: str,
-    *,
-    allow_more: bool = True,
-    allow_fewer: bool = True,
-) -> NextRound:
-    """Seat ``players`` as they are, or apply the organiser's choice.
-
-    ``reserve`` are the players who could move up (best first); ``players`` are
-    ordered so that the last ones are the first to drop (lucky-loser round).
-    """
-    options = [
-        option
-        for option in explain_impossible(len(players), settings.preferred, settings.largest)
-        if (option.code in (ONE_MORE_ADVANCES, MORE_PLAYERS) and allow_more and len(reserve) >= option.params["extra"])
-        or (option.code in (ONE_FEWER, FEWER_PLAYERS) and allow_fewer)
-        or option.code == LARGER_TABLE
-    ]
-    if not options:
-        if not explain_impossible(len(players), settings.preferred, settings.largest):
-            return NextRound(stage=stage, players=players, largest=settings.largest)
-        raise FormatError("no_seating_possible", players=len(players))
-    chosen = next((option for option in options if option.code == choice), None)
-    if chosen is None:
-        return NextRound(stage=stage, players=players, largest=settings.largest, options=tuple(options))
-    if chosen.code in (ONE_MORE_ADVANCES, MORE_PLAYERS):
-        extra = reserve[: chosen.params["extra"]]
-        return NextRound(stage=stage, players=players + extra, largest=settings.largest, added=extra, choice=choice)
-    if chosen.code in (ONE_FEWER, FEWER_PLAYERS):
-        keep = len(players) - chosen.params["fewer"]
-        return NextRound(
-            stage=stage, players=players[:keep], largest=settings.largest, dropped=players[keep:], choice=choice
-        )
-    return NextRound(stage=stage, players=players, largest=chosen.params["size"], choice=choice)
+    return _plan_main(tuple(advancing), runners_up, settings, choice)
 
 
 def _by_strength(seats: Sequence[SeatResult], start: Mapping[int, int]) -> list[SeatResult]:
-    """Best first: higher place at the table, more games won, lower start number."""
-    return sorted(seats, key=lambda seat: (seat.place, -seat.games_won, start[seat.player_id]))
+    """Losers best first, across tables as the rules rank them: games won, then the lower start number."""
+    return sorted(seats, key=lambda seat: (-seat.games_won, start[seat.player_id]))
+
+
+# --- table splits and the look-ahead ------------------------------------------------
+
+
+def table_counts(players: int, smallest: int, largest: int) -> list[int]:
+    """Every number of tables that seats ``players`` at tables of ``smallest``..``largest``, most first."""
+    if smallest < 1 or players < smallest:
+        return []
+    return [t for t in range(players // smallest, 0, -1) if players <= largest * t]
+
+
+def split_into(players: int, tables: int, preferred: int, smallest: int, largest: int) -> tuple[int, ...] | None:
+    """``players`` at exactly ``tables`` tables of ``smallest``..``largest`` (largest first), as many
+    as possible of the ``preferred`` size, the others as even as possible; None if impossible."""
+    if tables < 1 or not smallest * tables <= players <= largest * tables:
+        return None
+    extra = players - preferred * tables
+    if extra == 0:
+        return (preferred,) * tables
+    if extra > 0:
+        step, sign = largest - preferred, 1
+    else:
+        step, sign, extra = preferred - smallest, -1, -extra
+    changed = -(-extra // step)
+    base, rest = divmod(extra, changed)
+    sizes = (
+        [preferred + sign * (base + 1)] * rest
+        + [preferred + sign * base] * (changed - rest)
+        + [preferred] * (tables - changed)
+    )
+    return tuple(sorted(sizes, reverse=True))
+
+
+@functools.lru_cache(maxsize=8192)
+def reaches_final(players: int, preferred: int, largest: int, final_size: int) -> bool:
+    """Whether ``players`` table winners, advancing by the plain rule (tables of
+    ``preferred``..``largest``, only winners go on), can end in a final of exactly ``final_size``."""
+    if players == final_size:
+        return True
+    if players < final_size:
+        return False
+    return any(
+        reaches_final(t, preferred, largest, final_size)
+        for t in table_counts(players, preferred, largest)
+        if t < players
+    )
+
+
+def _reaches(settings: KnockoutSettings, players: int) -> bool:
+    return reaches_final(players, settings.preferred, settings.largest, settings.final_size)
+
+
+def _plain_tables(players: int, settings: KnockoutSettings) -> list[int]:
+    return table_counts(players, settings.preferred, settings.largest)
+
+
+@dataclass(frozen=True)
+class _Way:
+    """One option the organiser may choose and the round it leads to."""
+
+    option: SeatingOption
+    plan: NextRound
+    reaches: bool
+
+
+def _final(players: tuple[int, ...], settings: KnockoutSettings, **extra: Any) -> NextRound:
+    return NextRound(stage=FINAL, players=players, largest=settings.largest, sizes=(len(players),), **extra)
+
+
+def _table_ways(
+    stage: str,
+    players: tuple[int, ...],
+    settings: KnockoutSettings,
+    after: Callable[[int], bool],
+    *,
+    fallback: Callable[[int], bool],
+) -> list[_Way]:
+    """Tables larger (``larger_table``) or smaller (``smaller_table``) than the settings allow.
+
+    One size more (or less) where a split with it has winners that ``after`` accepts (reaching
+    the final size). Otherwise, only when the count does not split at all, the nearest size that
+    seats everyone with a table count ``fallback`` accepts (the round after it can be played):
+    up to one table of everyone, down to tables of 2."""
+    count = len(players)
+    splits_plainly = bool(_plain_tables(count, settings))
+    ways = []
+    larger = [(settings.preferred, size) for size in range(settings.largest + 1, max(count, settings.largest + 1) + 1)]
+    smaller = [(size, settings.largest) for size in range(settings.preferred - 1, 1, -1)]
+    for code, ranges in ((LARGER_TABLE, larger), (SMALLER_TABLE, smaller)):
+        found: tuple[int, int, int, bool] | None = None
+        if ranges:
+            low, high = ranges[0]
+            reaching = [t for t in table_counts(count, low, high) if after(t)]
+            if reaching:
+                found = (low, high, reaching[0], True)
+        if found is None and not splits_plainly:
+            for low, high in ranges:
+                tables = table_counts(count, low, high)
+                if tables and fallback(tables[0]):
+                    found = (low, high, tables[0], False)
+                    break
+        if found is None:
+            continue
+        low, high, chosen, reaches = found
+        sizes = split_into(count, chosen, settings.preferred, low, high)
+        assert sizes is not None
+        beyond = [size for size in sizes if not settings.preferred <= size <= settings.largest]
+        option = SeatingOption(
+            code,
+            sizes,
+            {
+                "players": count,
+                "size": high if code == LARGER_TABLE else low,
+                "count": len(beyond),
+                "tables": chosen,
+                "finalists": settings.final_size if reaches else 0,
+            },
+        )
+        ways.append(_Way(option, NextRound(stage=stage, players=players, largest=high, sizes=sizes), reaches))
+    return ways
+
+
+def _plain_way(stage: str, players: tuple[int, ...], settings: KnockoutSettings, min_tables: int = 1) -> _Way | None:
+    """Go on by the plain rule although the final will not have ``final_size`` players (a main
+    round needs ``min_tables`` 2: one table leaves one winner)."""
+    tables = _plain_tables(len(players), settings)
+    if not tables or tables[0] < min_tables:
+        return None
+    sizes = split_into(len(players), tables[0], settings.preferred, settings.preferred, settings.largest)
+    assert sizes is not None
+    option = SeatingOption(
+        PLAIN_ROUND, sizes, {"players": len(players), "tables": tables[0], "final_size": settings.final_size}
+    )
+    return _Way(option, NextRound(stage=stage, players=players, largest=settings.largest, sizes=sizes), False)
+
+
+def _final_way(players: tuple[int, ...], settings: KnockoutSettings) -> _Way | None:
+    """Every remaining player plays the final now (a final of another size than the setting)."""
+    if not 2 <= len(players) <= settings.largest + 1 or len(players) == settings.final_size:
+        return None
+    option = SeatingOption(
+        FINAL_OF_ALL, (len(players),), {"players": len(players), "final_size": settings.final_size, "final": 1}
+    )
+    return _Way(option, _final(players, settings), False)
+
+
+def _decide(
+    stage: str,
+    players: tuple[int, ...],
+    settings: KnockoutSettings,
+    ways: Sequence[_Way | None],
+    choice: str,
+) -> NextRound:
+    """The organiser's choice among ``ways``, or the question. The options in order: ways that
+    reach the final size, a final of all at one table within the largest size, the other ways,
+    a final of all beyond the largest size, a plain round, dropping players last. A plain round
+    as the only way is no deviation: it is seated as it is."""
+    found = [way for way in ways if way is not None]
+
+    def rank(way: _Way) -> int:
+        code = way.option.code
+        if code in (ONE_FEWER, FEWER_PLAYERS):
+            return 5
+        if way.reaches:
+            return 0
+        if code == FINAL_OF_ALL:
+            return 1 if len(players) <= settings.largest else 3
+        return 4 if code == PLAIN_ROUND else 2
+
+    found.sort(key=rank)
+    if not found:
+        raise FormatError("no_seating_possible", players=len(players))
+    if len(found) == 1 and found[0].option.code == PLAIN_ROUND:
+        return found[0].plan
+    chosen = next((way for way in found if way.option.code == choice), None)
+    if chosen is None:
+        reason = FINAL_SIZE if _plain_tables(len(players), settings) or len(players) <= settings.largest else NO_SPLIT
+        return NextRound(
+            stage=stage,
+            players=players,
+            largest=settings.largest,
+            options=tuple(way.option for way in found),
+            reason=reason,
+        )
+    return replace(chosen.plan, choice=choice, option=chosen.option)
+
+
+def _plain(stage: str, players: tuple[int, ...], settings: KnockoutSettings, tables: int) -> NextRound:
+    sizes = split_into(len(players), tables, settings.preferred, settings.preferred, settings.largest)
+    assert sizes is not None
+    return NextRound(stage=stage, players=players, largest=settings.largest, sizes=sizes)
+
+
+def _plan_first(ids: tuple[int, ...], settings: KnockoutSettings, choice: str) -> NextRound:
+    """Round 1 seats everyone: its table count is chosen so that, with a plain lucky-loser
+    round, the winners reach the final size. Nobody is added or dropped."""
+    count = len(ids)
+    if count == settings.final_size:
+        return _final(ids, settings)
+
+    def after(tables: int) -> bool:
+        losers = count - tables
+        return tables < count and any(_reaches(settings, tables + t) for t in _plain_tables(losers, settings))
+
+    reaching = [t for t in _plain_tables(count, settings) if after(t)]
+    if reaching:
+        return _plain(MAIN, ids, settings, reaching[0])
+    ways: list[_Way | None] = [*_table_ways(MAIN, ids, settings, after, fallback=lambda t: count - t >= 2)]
+    ways += [_final_way(ids, settings), _plain_way(MAIN, ids, settings)]
+    return _decide(MAIN, ids, settings, ways, choice)
+
+
+def _plan_lucky_losers(losers: tuple[int, ...], winners: int, settings: KnockoutSettings, choice: str) -> NextRound:
+    """Every round-1 loser (``losers``, best first) plays the lucky-loser round; its table count is
+    chosen so that with the ``winners`` of round 1 the final size is reached. Where the count does
+    not split, a larger or smaller table seats them all; dropping the weakest is offered last."""
+
+    def after(tables: int) -> bool:
+        return _reaches(settings, winners + tables)
+
+    reaching = [t for t in _plain_tables(len(losers), settings) if after(t)]
+    if reaching:
+        return _plain(LUCKY_LOSER, losers, settings, reaching[0])
+    ways: list[_Way | None] = [*_table_ways(LUCKY_LOSER, losers, settings, after, fallback=lambda t: t >= 1)]
+    ways.append(_plain_way(LUCKY_LOSER, losers, settings))
+    if not _plain_tables(len(losers), settings):
+        ways.append(_drop_way(losers, settings, after))
+    return _decide(LUCKY_LOSER, losers, settings, ways, choice)
+
+
+def _drop_way(losers: tuple[int, ...], settings: KnockoutSettings, after: Callable[[int], bool]) -> _Way | None:
+    """The weakest losers (fewest games won, then the higher start number) stay out: the fewest
+    that lets the rest split (reaching the final size if a few more do that)."""
+    fits = [k for k in range(1, len(losers)) if _plain_tables(len(losers) - k, settings)]
+    if not fits:
+        return None
+    reaching = [k for k in fits if any(after(t) for t in _plain_tables(len(losers) - k, settings))]
+    fewer = reaching[0] if reaching and reaching[0] <= fits[0] + 1 else fits[0]
+    keep = len(losers) - fewer
+    tables = _plain_tables(keep, settings)
+    chosen = next((t for t in tables if after(t)), tables[0])
+    sizes = split_into(keep, chosen, settings.preferred, settings.preferred, settings.largest)
+    assert sizes is not None
+    code = ONE_FEWER if fewer == 1 else FEWER_PLAYERS
+    option = SeatingOption(code, sizes, {"players": keep, "fewer": fewer, "tables": chosen})
+    plan = NextRound(
+        stage=LUCKY_LOSER,
+        players=losers[:keep],
+        largest=settings.largest,
+        sizes=sizes,
+        dropped=losers[keep:],
+    )
+    return _Way(option, plan, after(chosen))
+
+
+def _plan_main(
+    advancing: tuple[int, ...], runners_up: tuple[int, ...], settings: KnockoutSettings, choice: str
+) -> NextRound:
+    """Only table winners go on. ``final_size`` of them play the final; more play a round whose
+    table count leads there. Otherwise the organiser chooses: a runner-up moves up, a table of
+    another size, a final of another size, or a plain round."""
+    count = len(advancing)
+    if count == settings.final_size:
+        return _final(advancing, settings)
+
+    def after(tables: int) -> bool:
+        return tables < count and _reaches(settings, tables)
+
+    reaching = [t for t in _plain_tables(count, settings) if after(t)]
+    if reaching:
+        return _plain(MAIN, advancing, settings, reaching[0])
+    ways: list[_Way | None] = [*_table_ways(MAIN, advancing, settings, after, fallback=lambda t: t >= 2)]
+    ways += [_up_way(advancing, runners_up, settings), _final_way(advancing, settings)]
+    ways.append(_plain_way(MAIN, advancing, settings, min_tables=2))
+    return _decide(MAIN, advancing, settings, ways, choice)
+
+
+def _up_way(advancing: tuple[int, ...], runners_up: tuple[int, ...], settings: KnockoutSettings) -> _Way | None:
+    """The best runners-up (most games won, then the lower start number) move up: the fewest
+    that make a final of exactly ``final_size`` reachable (at most ``final_size - 1`` of them),
+    or, when the winners do not split at all, the fewest that let them split."""
+    count = len(advancing)
+    most = min(len(runners_up), max(1, settings.final_size - 1))
+
+    def reaching(total: int) -> list[int]:
+        return [t for t in _plain_tables(total, settings) if t < total and _reaches(settings, t)]
+
+    extra = next((k for k in range(1, most + 1) if count + k == settings.final_size or reaching(count + k)), 0)
+    reaches = bool(extra)
+    if not extra and not _plain_tables(count, settings):
+        extra = next(
+            (k for k in range(1, len(runners_up) + 1) if any(t >= 2 for t in _plain_tables(count + k, settings))), 0
+        )
+    if not extra:
+        return None
+    players = advancing + runners_up[:extra]
+    code = ONE_MORE_ADVANCES if extra == 1 else MORE_PLAYERS
+    if len(players) == settings.final_size:
+        option = SeatingOption(code, (len(players),), {"players": len(players), "extra": extra, "final": 1})
+        return _Way(option, _final(players, settings, added=runners_up[:extra]), True)
+    tables = reaching(len(players)) or _plain_tables(len(players), settings)
+    sizes = split_into(len(players), tables[0], settings.preferred, settings.preferred, settings.largest)
+    assert sizes is not None
+    params = {"players": len(players), "extra": extra, "tables": tables[0]}
+    params["finalists"] = settings.final_size if reaches else 0
+    option = SeatingOption(code, sizes, params)
+    plan = NextRound(stage=MAIN, players=players, largest=settings.largest, sizes=sizes, added=runners_up[:extra])
+    return _Way(option, plan, reaches)
 
 
 # --- the final -----------------------------------------------------------------------
@@ -259,10 +553,12 @@ def _by_strength(seats: Sequence[SeatResult], start: Mapping[int, int]) -> list[
 
 @dataclass(frozen=True)
 class FinalState:
-    """Where a points final stands.
+    """Where a final stands (to points or to wins: the same rule on other numbers).
 
     ``winner`` reached the target (None while playing). ``order`` lists the
-    others by points; ``ties`` groups players whose order a duel must decide.
+    winner, then the others by points (games won); within a tie group the lower
+    start number comes first only as a provisional seat order: ``ties`` groups
+    the players whose order duels must decide (``duel_plan``).
     """
 
     winner: int | None
@@ -273,8 +569,9 @@ class FinalState:
 def final_state(points: Mapping[int, int], target: int, start_numbers: Mapping[int, int]) -> FinalState:
     """The final is decided once a player has at least ``target`` points.
 
-    Only a game's winner scores, so at most one player crosses the target per
-    game; the highest total is the winner.
+    ``points`` are card points (a final to points) or games won (a final to
+    wins). Only a game's winner scores, so at most one player crosses the
+    target per game; the highest total is the winner.
     """
     if target < 1:
         raise FormatError("points_target_too_small", target=target)
@@ -291,7 +588,8 @@ def final_state(points: Mapping[int, int], target: int, start_numbers: Mapping[i
 
 
 def resolve_final_order(state: FinalState, duels: Sequence[Sequence[int]]) -> tuple[int, ...]:
-    """The final's order once each tie group is replaced by its duel's order."""
+    """The final's order once each tie group is replaced by the order its duels decided
+    (one sequence per tie group, best first: ``DuelPlan.group_orders``)."""
     order = list(state.order)
     for group, duel_order in zip(state.ties, duels, strict=True):
         if sorted(group) != sorted(duel_order):
@@ -299,6 +597,91 @@ def resolve_final_order(state: FinalState, duels: Sequence[Sequence[int]]) -> tu
         first = order.index(group[0])
         order[first : first + len(group)] = list(duel_order)
     return tuple(order)
+
+
+@dataclass(frozen=True)
+class DuelResult:
+    """A duel table of the final: its players and, once decided, its winner."""
+
+    players: tuple[int, ...]
+    winner: int | None = None
+
+
+@dataclass(frozen=True)
+class DuelNeeded:
+    """A duel to seat now: ``players`` (in the final's provisional order) play for ``place``."""
+
+    players: tuple[int, ...]
+    place: int
+
+
+@dataclass(frozen=True)
+class DuelPlan:
+    """What the duels of a decided final stand at.
+
+    ``needed`` are the duels to seat now; ``wanted`` the player sets (sorted) of
+    every duel that belongs to the plan (played, playing or needed): a duel
+    table with other players is stale. ``group_orders`` gives each tie group's
+    order, best first, once all of its duels are decided; ``order`` the whole
+    final's order once every tie is decided (else None). ``standing`` is the
+    order as far as play has decided it: the places duels have given, the
+    players still to duel after them (provisionally by start number).
+    """
+
+    needed: tuple[DuelNeeded, ...]
+    wanted: frozenset[tuple[int, ...]]
+    group_orders: tuple[tuple[int, ...], ...]
+    order: tuple[int, ...] | None
+    standing: tuple[int, ...] = ()
+
+
+def duel_plan(state: FinalState, duels: Sequence[DuelResult]) -> DuelPlan:
+    """The duels that decide the tied places of a decided final, one place at a time.
+
+    *Decided*: "bei Gleichstand gibt es ein direktes Duell". All players of a
+    tie group play one duel table; its winner (the first to the duel's number
+    of wins) takes the highest place of the group. The others then play a new
+    duel for the next place (a further duel table, seated once the previous
+    duel is decided), until the last duel between two decides both remaining
+    places. Every place of a tie is thus decided by play, never by start
+    number and never by games won in a duel someone else won. Ties are
+    independent: the groups' duels can be played at the same time.
+    """
+    if state.winner is None:
+        return DuelPlan(needed=(), wanted=frozenset(), group_orders=(), order=None)
+    by_players = {tuple(sorted(duel.players)): duel for duel in duels}
+    needed: list[DuelNeeded] = []
+    wanted: set[tuple[int, ...]] = set()
+    orders: list[tuple[int, ...]] = []
+    partial: list[tuple[int, ...]] = []
+    for group in state.ties:
+        first_place = state.order.index(group[0]) + 1
+        remaining = list(group)
+        placed: list[int] = []
+        while len(remaining) > 1:
+            key = tuple(sorted(remaining))
+            wanted.add(key)
+            duel = by_players.get(key)
+            if duel is None:
+                needed.append(DuelNeeded(players=tuple(remaining), place=first_place + len(placed)))
+                break
+            if duel.winner is None:
+                break
+            if duel.winner not in remaining:
+                raise FormatError("duel_players_mismatch")
+            placed.append(duel.winner)
+            remaining.remove(duel.winner)
+        if len(remaining) == 1:
+            orders.append((*placed, remaining[0]))
+        partial.append((*placed, *remaining))
+    complete = len(orders) == len(state.ties)
+    return DuelPlan(
+        needed=tuple(needed),
+        wanted=frozenset(wanted),
+        group_orders=tuple(orders) if complete else (),
+        order=resolve_final_order(state, orders) if complete else None,
+        standing=resolve_final_order(state, partial),
+    )
 
 
 # --- the final ranking -------------------------------------------------------------

@@ -53,7 +53,19 @@ def _settings(tournament: Tournament) -> knockout.KnockoutSettings:
         wins_needed=tournament.wins_needed,
         wins_needed_large_table=tournament.wins_needed_large_table,
         points_target=tournament.final_points_target,
+        final_target_kind=tournament.final_target_kind,
+        final_wins_target=tournament.final_wins_target,
+        duel_wins_needed=tournament.duel_wins_needed,
     )
+
+
+def final_table_fields(tournament: Tournament) -> dict[str, int | None]:
+    """The target a final table is seated with (a snapshot: changing the setting later does not
+    change a seated final). To points: ``points_target``; to wins: ``wins_needed`` (the table is
+    then told from an ordinary table by its round's stage, and counts no card points)."""
+    if tournament.final_target_kind == knockout.FINAL_TO_WINS:
+        return {"wins_needed": tournament.final_wins_target, "points_target": None}
+    return {"wins_needed": None, "points_target": tournament.final_points_target}
 
 
 def _format_error(error: FormatError) -> ServiceError:
@@ -106,12 +118,7 @@ def generate_next_round(
             rounds.finish_tournament(locked, actor)
             return RoundStarted(round=None, finished=True)
         if plan.needs_choice:
-            raise NeedsChoice(
-                _("%(players)d players cannot be split into tables of %(min)d to %(max)d. Choose how to go on.")
-                % {"players": len(plan.players), "min": locked.table_size, "max": locked.table_size_max},
-                options=plan.options,
-                players=len(plan.players),
-            )
+            raise NeedsChoice(_choice_message(locked, plan), options=plan.options, players=len(plan.players))
         new_round = _seat_round(locked, plan, first_round=current is None, seed=seed)
         rounds.mark_running(locked)
         bump(locked)
@@ -138,21 +145,59 @@ def _plan(tournament: Tournament, choice: str) -> knockout.NextRound | knockout.
         raise _format_error(error) from None
 
 
+def _choice_message(tournament: Tournament, plan: knockout.NextRound) -> str:
+    """Why the organiser is asked: the count does not split, or no split leads to the final's size."""
+    params = {
+        "players": len(plan.players),
+        "min": tournament.table_size,
+        "max": tournament.table_size_max,
+        "final": tournament.final_size,
+    }
+    if plan.reason == knockout.NO_SPLIT:
+        return _("%(players)d players cannot be split into tables of %(min)d to %(max)d. Choose how to go on.") % params
+    return (
+        _(
+            "%(players)d players go on. The rules want exactly %(final)d players in the final, and no split "
+            "into tables of %(min)d to %(max)d leads there. Choose how to go on."
+        )
+        % params
+    )
+
+
+def _draw(
+    tournament: Tournament, plan: knockout.NextRound, players: list[seating.SeatingPlayer], seed: int, *, clubs: bool
+) -> seating.SeatingPlan:
+    """The seeded draw into ``plan.sizes``: ``seat_players`` with the table sizes that give that
+    split (the settings' first), else the same shuffle cut into the planned sizes."""
+    count = len(players)
+    sizes = plan.sizes or (count,)
+    if len(sizes) == 1:
+        return seating.seat_players(players, seed, count, count)
+    top = max(sizes)
+    tries = [(tournament.table_size, plan.largest)]
+    tries += [(low, high) for low in range(2, top + 1) for high in range(low, top + 1)]
+    for low, high in tries:
+        try:
+            if tuple(seating.table_sizes(count, low, high)) == sizes:
+                return seating.seat_players(players, seed, low, high, keep_clubs_apart=clubs)
+        except FormatError:
+            continue
+    order = seating.seat_players(players, seed, count, count).tables[0]
+    tables, at = [], 0
+    for size in sizes:
+        tables.append(tuple(order[at : at + size]))
+        at += size
+    return seating.SeatingPlan(tables=tuple(tables), seed=seed, algorithm=f"{seating.SEATING_ALGORITHM}:sizes")
+
+
 def _seat_round(tournament: Tournament, plan: knockout.NextRound, *, first_round: bool, seed: int | None) -> Round:
     players = {p.pk: p for p in Player.objects.filter(pk__in=plan.players)}
     seed = draws.new_seed() if seed is None else seed
     seat_input = [seating.SeatingPlayer(id=pid, club=players[pid].club) for pid in plan.players]
     is_final = plan.stage == knockout.FINAL
-    if is_final:
-        seat_plan = seating.seat_players(seat_input, seed, len(seat_input), len(seat_input))
-    else:
-        seat_plan = seating.seat_players(
-            seat_input,
-            seed,
-            tournament.table_size,
-            plan.largest,
-            keep_clubs_apart=first_round and tournament.keep_clubs_apart,
-        )
+    seat_plan = _draw(
+        tournament, plan, seat_input, seed, clubs=first_round and tournament.keep_clubs_apart and not is_final
+    )
     new_round = rounds.open_round(
         tournament,
         stage=STAGE_BY_FORMAT_STAGE[plan.stage],
@@ -167,27 +212,37 @@ def _seat_round(tournament: Tournament, plan: knockout.NextRound, *, first_round
             wins_needed_large_table=tournament.wins_needed_large_table,
             largest=tournament.table_size_max,
         )
-        rounds.seat_table(
-            new_round,
-            table_players,
-            wins_needed=None if is_final else wins,
-            points_target=tournament.final_points_target if is_final else None,
-        )
+        fields = final_table_fields(tournament) if is_final else {"wins_needed": wins, "points_target": None}
+        rounds.seat_table(new_round, table_players, **fields)
     return new_round
 
 
 def _seating_notes(tournament: Tournament, plan: knockout.NextRound, players: Mapping[int, Player]) -> list[str]:
-    """Why the round seats whom it seats: the organiser's choice and who moved up."""
+    """Why the round seats whom it seats: the organiser's choice (in the words offered), who moved
+    up or stayed out by it, and tables of the larger size chosen so that the final has its size."""
     notes = []
-    if plan.choice:
-        before = len(plan.players) - len(plan.added) + len(plan.dropped)
-        options = seating.explain_impossible(before, tournament.table_size, tournament.table_size_max)
-        option = next((o for o in options if o.code == plan.choice), None)
-        if option is not None:
-            notes.append(rounds.option_label(option))
+    if plan.option is not None:
+        notes.append(_("The organiser chose: %(option)s") % {"option": rounds.option_label(plan.option)})
     if plan.added:
         notes.append(_("Moved up: %(names)s.") % {"names": ", ".join(players[p].name for p in plan.added)})
+    if plan.dropped:
+        names = ", ".join(
+            Player.objects.filter(pk__in=plan.dropped).order_by("start_number").values_list("name", flat=True)
+        )
+        notes.append(_("Out without playing this round: %(names)s.") % {"names": names})
+    if plan.stage != knockout.FINAL and plan.option is None and plan.sizes != _usual_sizes(tournament, plan):
+        notes.append(
+            _("Tables of %(sizes)s so that exactly %(final)d players reach the final.")
+            % {"sizes": " + ".join(str(size) for size in plan.sizes), "final": tournament.final_size}
+        )
     return notes
+
+
+def _usual_sizes(tournament: Tournament, plan: knockout.NextRound) -> tuple[int, ...]:
+    try:
+        return tuple(seating.table_sizes(len(plan.players), tournament.table_size, tournament.table_size_max))
+    except FormatError:
+        return ()
 
 
 # --- a table's outcome ------------------------------------------------------------------
@@ -196,18 +251,22 @@ def _seating_notes(tournament: Tournament, plan: knockout.NextRound, players: Ma
 def refresh_table(tournament: Tournament, table: Table, actor: User) -> None:
     """Recompute tallies, decision and places of ``table`` from its valid games.
 
-    A table is decided by its first to ``wins_needed``; the final by the points
-    target, and its tied places by duel tables, created (and dropped) here.
+    A table is decided by its first to ``wins_needed``; the final by its target
+    (points, or games won for a final to wins), and its tied places by duel
+    tables, created (and dropped) here: ``knockout.duel_plan``. Until the duels
+    are decided the final's places within a tie are provisional (start numbers).
     """
     result = tally(table)
     places: dict[int, int] = {}
     decided = False
-    if table.points_target is not None:
-        state = knockout.final_state(result.points, table.points_target, result.start_numbers)
-        _sync_duels(table, state if state.winner is not None else None, result.start_numbers)
+    final = _final_scores(table, result.points, result.wins)
+    if final is not None:
+        scores, target = final
+        state = knockout.final_state(scores, target, result.start_numbers)
+        _sync_duels(tournament, table, state if state.winner is not None else None, result.start_numbers)
         if state.winner is not None:
             decided = True
-            order = _resolved_final_order(table, state) or state.order
+            order = _final_standing(table, state)
             places = {pid: index for index, pid in enumerate(order, start=1)}
     elif knockout.table_winner(result.wins, table.wins_needed or 1) is not None:
         decided = True
@@ -221,61 +280,91 @@ def refresh_table(tournament: Tournament, table: Table, actor: User) -> None:
             refresh_table(tournament, Table.objects.select_for_update().get(pk=final_table.pk), actor)
 
 
+def _is_final_table(table: Table) -> bool:
+    """The final's own table (to points or to wins), not one of its duels."""
+    if table.is_duel:
+        return False
+    return table.points_target is not None or table.round.stage == enums.Stage.FINAL
+
+
+def _final_scores(
+    table: Table, points: Mapping[int, int], wins: Mapping[int, int]
+) -> tuple[Mapping[int, int], int] | None:
+    """What the final's table is decided by: (points, points target) for a final to points,
+    (games won, wins needed) for a final to wins; None for any other table."""
+    if not _is_final_table(table):
+        return None
+    if table.points_target is not None:
+        return points, table.points_target
+    return wins, table.wins_needed or 1
+
+
 def _duels(table: Table) -> QuerySet[Table]:
     """The duel tables that decide ties of a final table (none for other tables)."""
-    if table.points_target is None:
+    if not _is_final_table(table):
         return Table.objects.none()
     return Table.objects.filter(round=table.round, is_duel=True)
 
 
-def _sync_duels(table: Table, state: knockout.FinalState | None, start: Mapping[int, int]) -> None:
-    """Create a duel table for each tie of the decided final; drop unplayed duels when no longer tied."""
+def _duel_results(table: Table) -> tuple[list[Table], list[knockout.DuelResult]]:
+    """The duel tables of ``table``'s round and their snapshots (a winner once decided)."""
+    tables = list(Table.objects.filter(round=table.round, is_duel=True).prefetch_related("seats"))
+    results_ = [
+        knockout.DuelResult(
+            players=tuple(seat.player_id for seat in duel.seats.all()),
+            winner=None
+            if duel.status == enums.TableStatus.PLAYING
+            else next((seat.player_id for seat in duel.seats.all() if seat.place == 1), None),
+        )
+        for duel in tables
+    ]
+    return tables, results_
+
+
+def _sync_duels(
+    tournament: Tournament, table: Table, state: knockout.FinalState | None, start: Mapping[int, int]
+) -> None:
+    """Seat the duels the decided final needs now (``knockout.duel_plan``: all tied players play
+    one duel table; once it is decided the others play a further one for the next place) with
+    ``Tournament.duel_wins_needed``; drop unplayed duels that are no longer part of the plan."""
     if table.is_duel:
         return
-    wanted = [] if state is None else list(state.ties)
-    existing = list(Table.objects.filter(round=table.round, is_duel=True).prefetch_related("seats"))
-    for duel in existing:
-        players = tuple(sorted(seat.player_id for seat in duel.seats.all()))
-        if players in [tuple(sorted(group)) for group in wanted]:
-            wanted = [group for group in wanted if tuple(sorted(group)) != players]
-        elif not duel.games.exists():
+    existing, snapshots = _duel_results(table)
+    plan = knockout.duel_plan(state or knockout.FinalState(winner=None), snapshots)
+    for duel, snapshot in zip(existing, snapshots, strict=True):
+        if tuple(sorted(snapshot.players)) not in plan.wanted and not duel.games.exists():
             duel.delete()
     next_number = (Table.objects.filter(round=table.round).aggregate(m=Max("number"))["m"] or 0) + 1
-    for group in wanted:
-        assert state is not None
+    for needed in plan.needed:
         duel = Table.objects.create(
             round=table.round,
             number=next_number,
             is_duel=True,
-            wins_needed=knockout.DUEL_WINS_NEEDED,
-            duel_for_place=state.order.index(group[0]) + 1,
+            wins_needed=tournament.duel_wins_needed or knockout.DUEL_WINS_NEEDED,
+            duel_for_place=needed.place,
             started_at=timezone.now(),
         )
         Seat.objects.bulk_create(
             Seat(table=duel, player_id=pid, position=position)
-            for position, pid in enumerate(sorted(group, key=lambda p: start[p]))
+            for position, pid in enumerate(sorted(needed.players, key=lambda p: start[p]))
         )
         next_number += 1
 
 
-def _resolved_final_order(table: Table, state: knockout.FinalState) -> tuple[int, ...] | None:
-    """The final order once every duel is decided, else None."""
+def _final_standing(table: Table, state: knockout.FinalState) -> tuple[int, ...]:
+    """The decided final's places as far as play has decided them: every place a duel gave is
+    kept at once; players still to duel follow, provisionally by start number."""
     if not state.ties:
         return state.order
-    duels = list(Table.objects.filter(round=table.round, is_duel=True).prefetch_related("seats"))
-    orders = []
-    for group in state.ties:
-        duel = next((d for d in duels if sorted(s.player_id for s in d.seats.all()) == sorted(group)), None)
-        if duel is None or duel.status == enums.TableStatus.PLAYING:
-            return None
-        orders.append([s.player_id for s in sorted(duel.seats.all(), key=lambda s: s.place or 99)])
-    return knockout.resolve_final_order(state, orders)
+    _tables, snapshots = _duel_results(table)
+    return knockout.duel_plan(state, snapshots).standing
 
 
 def score_game(
     tournament: Tournament, table: Table, winner_id: int, priced: results.Priced
 ) -> dict[int, tuple[int, dict[str, Any]]]:
-    """Only the final counts card points: its game's winner scores the cards left in the others' hands."""
+    """Only a final to points counts card points: its game's winner scores the cards left in the
+    others' hands. A final to wins (``points_target`` None) and the duels count games only."""
     if table.points_target is None:
         return {}
     values = priced()
@@ -289,6 +378,14 @@ def score_game(
 def _undo_guard(tournament: Tournament, table: Table) -> None:
     if _duels(table).filter(games__isnull=False).exists():
         raise ServiceError(_("The duel has started; the final's games can no longer be undone."))
+    if table.is_duel:
+        # A further duel (the others of this duel, for the next place) has started: undoing this
+        # duel would change who plays it.
+        players = set(table.seats.values_list("player_id", flat=True))
+        later = Table.objects.filter(round=table.round, is_duel=True, games__isnull=False).exclude(pk=table.pk)
+        for other in later.prefetch_related("seats").distinct():
+            if {seat.player_id for seat in other.seats.all()} < players:
+                raise ServiceError(_("The next duel has started; this duel's games can no longer be undone."))
     if table.is_duel and table.round.tables.filter(is_duel=False, status=enums.TableStatus.CLOSED).exists():
         # The duel orders the closed final's places: undoing it would reopen the final.
         raise ServiceError(_("The final is closed; its duel can no longer be undone."))

@@ -17,6 +17,17 @@ Source: the Schocken tournament rules (rules/README.md, format B).
   the grand final. A player whose last band is cut is out of the tournament.
 - Grand final: the order of elimination gives places 4, 3, 2; the last player
   left wins. Everyone else is ranked by when they went out (later is better).
+
+Any count from 3 players can be seated. The main round (``plan_main``) asks the
+organiser where its count does not split into tables of the settings (5 at
+3-4), with what keeps every player at a table (``seating.widened_options``):
+a larger table (5 at one table of 5: 2 go out there, as at 4, and 3 are left
+for the final table), or a smaller one, never below 3 (6 at tables of exactly
+4: two tables of 3, 1 out at each). Nobody can be left out or added: a player
+who sat out a round would keep a band the others risked. The consolation pool
+(``plan_pool``) never needs a choice: it seats who it can and the rest wait
+for the players still to come (survivors return to it). The grand final seats
+whoever reached it at one table.
 """
 
 from __future__ import annotations
@@ -26,10 +37,18 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from tournament.formats.base import CLUBS_APART, SEATING_SETTINGS, FormatError, FormatSpec, rank_by
-from tournament.seating import SeatingImpossible, table_sizes
+from tournament.seating import LARGER_TABLE, SeatingImpossible, SeatingOption, table_sizes, widened_options
 
 # The tournament settings this format reads (the settings page shows these).
-SETTINGS = (*SEATING_SETTINGS, CLUBS_APART, "life_bands", "chips_per_table", "chips_grand_final", "sharp_play_minutes")
+SETTINGS = (
+    *SEATING_SETTINGS,
+    CLUBS_APART,
+    "life_bands",
+    "chips_per_table",
+    "chips_grand_final",
+    "sharp_play_minutes",
+    "schocken_street",
+)
 SPEC = FormatSpec(
     slug="life_bands", stages=("main", "consolation", "grand_final"), min_players=3, settings_used=SETTINGS
 )
@@ -38,6 +57,10 @@ GRAND_FINAL_SIZE = 4
 WINNERS_PER_FINAL_TABLE = 2
 # The largest final table whose decision leaves exactly 2 winners (2 out at 4, 1 at 3).
 FINAL_TABLE_MAX = 4
+# The table sizes the rules know (1 goes out at 3, 2 at 4): a main-round table outside them
+# gets a note on its round, and no table is ever made smaller than RULES_SMALLEST.
+RULES_SMALLEST = 3
+RULES_LARGEST = 4
 
 
 def players_out_at(table_size: int, *, grand_final: bool = False) -> int:
@@ -68,32 +91,47 @@ class MainPlan:
 
     ``winners`` set: the main round is over, they reach the grand final.
     ``final_table`` set: seat them at the main round's final table.
-    Otherwise seat ``sizes`` tables (``options`` when the count does not split).
+    Otherwise seat ``sizes`` tables, drawn at tables of ``preferred``..``largest`` (the
+    bounds the seating takes its sizes from), with ``chosen`` the organiser's option where
+    the settings' sizes do not fit; ``options`` alone when the organiser must choose first.
     """
 
     winners: tuple[int, ...] = ()
     final_table: tuple[int, ...] = ()
     sizes: tuple[int, ...] = ()
-    options: tuple[object, ...] = ()
+    options: tuple[SeatingOption, ...] = ()
+    preferred: int = 0
+    largest: int = 0
+    chosen: SeatingOption | None = None
 
 
 def plan_main(survivors: Sequence[int], preferred: int, largest: int, choice: str = "") -> MainPlan:
-    """The next main round for ``survivors`` (in a stable order)."""
+    """The next main round for ``survivors`` (in a stable order).
+
+    Where the count does not split into tables of ``preferred``..``largest``, the options of
+    ``seating.widened_options`` (a larger table, or a smaller one of at least 3; one always
+    exists): ``choice`` naming one seats the round that way; without it (or with a code that
+    is not among them) the plan carries the options. A choice is ignored where the sizes fit.
+    """
     count = len(survivors)
     if count <= WINNERS_PER_FINAL_TABLE:
         return MainPlan(winners=tuple(survivors))
     # A final table has at most 4 seats: at 5 or more, more than 2 would be left.
     if count <= FINAL_TABLE_MAX:
         return MainPlan(final_table=tuple(survivors))
-    try:
-        return MainPlan(sizes=tuple(table_sizes(count, preferred, largest)))
-    except SeatingImpossible as impossible:
-        options = tuple(o for o in impossible.options if o.code == "larger_table")
-        if choice == "larger_table" and options:
-            return MainPlan(sizes=tuple(table_sizes(count, preferred, largest + 1)))
-        if not options:
+    options = widened_options(count, preferred, largest, RULES_SMALLEST)
+    if not options:
+        try:
+            sizes = table_sizes(count, preferred, largest)
+        except SeatingImpossible:  # not reached: widened_options has an option for every count
             raise FormatError("no_seating_possible", players=count) from None
-        return MainPlan(options=options)
+        return MainPlan(sizes=tuple(sizes), preferred=preferred, largest=largest)
+    chosen = next((option for option in options if option.code == choice), None)
+    if chosen is None:
+        return MainPlan(options=tuple(options))
+    size = chosen.params["size"]
+    low, high = (preferred, size) if chosen.code == LARGER_TABLE else (size, largest)
+    return MainPlan(sizes=chosen.sizes, preferred=low, largest=high, chosen=chosen)
 
 
 # --- consolation pool ---------------------------------------------------------------
@@ -121,6 +159,11 @@ def plan_pool(pool: Sequence[int], *, more_coming: bool, preferred: int = 3, lar
     table of ``largest`` so nobody is left alone to stall. When nothing more can
     arrive and at most ``largest`` remain, they are the consolation final
     table (2 of them or fewer reach the grand final directly).
+
+    No count needs the organiser's choice: where the waiting players do not
+    split (5 at 3-4), a table of ``preferred`` is formed and the rest wait for
+    its survivors, who return to the pool (a consolation table always leaves
+    survivors), so nobody is stuck and no table leaves the settings' sizes.
     """
     count = len(pool)
     if not more_coming:

@@ -73,7 +73,13 @@ def _plan(players: list[int], seed: int, preferred: int, largest: int, clubs: di
 def start_main_round(*, tournament: Tournament, actor: User, choice: str = "", seed: int | None = None) -> Round | None:
     """Seat the next main round: round 1 with every checked-in player, then
     the survivors, down to the main round's final table. Returns None when the
-    main round is over (its winners wait for the grand final)."""
+    main round is over (its winners wait for the grand final).
+
+    Where the count does not split into tables of the settings, raises ``NeedsChoice`` with
+    what ``rules.plan_main`` allows (a larger or a smaller table); call again with ``choice``
+    set to one option's code. A code that is not among them asks again, saying so, and saves
+    nothing. A round with the organiser's choice, or with a table outside the rules' 3-4
+    (tables of 5 allowed by the settings), says why in its note."""
     with transaction.atomic():
         locked = lock_tournament(tournament.pk)
         _require_format(locked)
@@ -97,12 +103,20 @@ def start_main_round(*, tournament: Tournament, actor: User, choice: str = "", s
         except FormatError:
             raise ServiceError(_("%(players)d players cannot be seated.") % {"players": len(players)}) from None
         if plan.options:
-            raise NeedsChoice(
-                _("%(players)d players cannot be split into tables of %(min)d to %(max)d. Choose how to go on.")
-                % {"players": len(players), "min": locked.table_size, "max": locked.table_size_max},
-                options=tuple(plan.options),  # type: ignore[arg-type]
-                players=len(players),
-            )
+            question = _(
+                "%(players)d players cannot be split into tables of %(min)d to %(max)d. Choose how to go on."
+            ) % {
+                "players": len(players),
+                "min": locked.table_size,
+                "max": locked.table_size_max,
+            }
+            if choice:
+                question = _("“%(choice)s” is not one of the ways to seat %(players)d players. %(question)s") % {
+                    "choice": choice,
+                    "players": len(players),
+                    "question": question,
+                }
+            raise NeedsChoice(question, options=plan.options, players=len(players))
         seed = draws.new_seed() if seed is None else seed
         clubs = dict(Player.objects.filter(pk__in=players).values_list("pk", "club"))
         if current.main_round is not None:
@@ -114,22 +128,70 @@ def start_main_round(*, tournament: Tournament, actor: User, choice: str = "", s
         if plan.final_table:
             plan_tables = _plan(list(plan.final_table), seed, len(players), len(players), clubs, False)
         else:
-            largest = max(plan.sizes)
-            plan_tables = _plan(players, seed, locked.table_size, largest, clubs, first and locked.keep_clubs_apart)
-        rnd = rounds.open_round(locked, stage=enums.Stage.MAIN, seed=seed, algorithm=plan_tables.algorithm)
+            apart = first and locked.keep_clubs_apart
+            plan_tables = _plan(players, seed, plan.preferred, plan.largest, clubs, apart)
+        rnd = rounds.open_round(
+            locked,
+            stage=enums.Stage.MAIN,
+            seed=seed,
+            algorithm=plan_tables.algorithm,
+            note=_main_note(locked, len(players), plan),
+        )
         for table_players in plan_tables.tables:
             _seat_table(locked, rnd, table_players, locked.chips_per_table, actor, is_final=bool(plan.final_table))
         rounds.mark_running(locked)
         bump(locked)
-        audit(locked, actor, "main_round_started", round=rnd.stage_number, seed=seed, final=bool(plan.final_table))
+        audit(
+            locked,
+            actor,
+            "main_round_started",
+            round=rnd.stage_number,
+            seed=seed,
+            final=bool(plan.final_table),
+            **({"choice": plan.chosen.code, "round_number": rnd.number} if plan.chosen is not None else {}),
+        )
     return rnd
+
+
+def _sizes_text(sizes: tuple[int, ...]) -> str:
+    """The tables in words: one table of 5, tables of 5 + 4 + 3."""
+    if len(sizes) == 1:
+        return _("one table of %(size)d") % {"size": sizes[0]}
+    return _("tables of %(sizes)s") % {"sizes": " + ".join(str(size) for size in sizes)}
+
+
+def _main_note(tournament: Tournament, count: int, plan: life_bands.MainPlan) -> str:
+    """Why a main round is seated as it is, where it leaves the rules' tables of 3-4: the
+    organiser's choice, or a table larger than 4 that the settings allow ("" otherwise)."""
+    params = {
+        "players": count,
+        "min": tournament.table_size,
+        "max": tournament.table_size_max,
+        "tables": _sizes_text(plan.sizes),
+    }
+    if plan.chosen is not None:
+        return _("%(players)d players cannot be split into tables of %(min)d to %(max)d; chosen: %(option)s") % {
+            **params,
+            "option": rounds.option_label(plan.chosen),
+        }
+    if any(size > life_bands.RULES_LARGEST for size in plan.sizes):
+        return (
+            _(
+                "%(players)d players: %(tables)s. The settings allow tables of up to %(max)d; "
+                "2 players go out at a table of more than 4, as at 4."
+            )
+            % params
+        )
+    return ""
 
 
 def form_consolation_tables(*, tournament: Tournament, actor: User, seed: int | None = None) -> list[Table]:
     """Seat waiting players at new consolation tables, as the pool allows.
 
     With nothing more to come and at most 4 left, they are the consolation
-    final table; 2 or fewer left reach the grand final directly.
+    final table; 2 or fewer left reach the grand final directly. No count needs a choice
+    (``rules.plan_pool``: who cannot be seated waits for the survivors); a table above the
+    rules' 4, which the settings allow, is named in the round's note.
     """
     with transaction.atomic():
         locked = lock_tournament(tournament.pk)
@@ -175,13 +237,30 @@ def form_consolation_tables(*, tournament: Tournament, actor: User, seed: int | 
                 left_at=now, left_reason=PoolEntry.Left.SEATED, seated_at_table=table
             )
             tables.append(table)
+        _note_large_tables(rnd, list(zip(tables, plan.sizes, strict=True)), locked.table_size_max)
         bump(locked)
         audit(locked, actor, "consolation_tables_formed", tables=[t.number for t in tables], final=plan.final)
     return tables
 
 
+def _note_large_tables(rnd: Round, tables: list[tuple[Table, int]], largest: int) -> None:
+    """A consolation table above the rules' 4 (the settings allow it) is added to the round's note."""
+    notes = [
+        _("Table %(number)d: %(players)d players at one table (the settings allow tables of up to %(max)d).")
+        % {"number": table.number, "players": size, "max": largest}
+        for table, size in tables
+        if size > life_bands.RULES_LARGEST
+    ]
+    if notes:
+        rnd.seating_note = " ".join(filter(None, [rnd.seating_note, *notes]))
+        rnd.save(update_fields=["seating_note"])
+
+
 def start_grand_final(*, tournament: Tournament, actor: User, seed: int | None = None) -> Round:
-    """Seat the grand final: the main round's and the consolation's winners, 3 chips each."""
+    """Seat the grand final: the main round's and the consolation's winners, 3 chips each.
+
+    Always one table of whoever reached it (4, fewer in small fields: the note says why), so
+    no count needs a choice here."""
     with transaction.atomic():
         locked = lock_tournament(tournament.pk)
         _require_format(locked)

@@ -85,7 +85,7 @@ def half_tracker(request: HtmxHttpRequest, tournament: Tournament, table_id: int
             current = None
             error = _("The tracker lost its state; it starts a new game.")
         if current is not None:
-            current, message, error = _play(request.POST.dict(), current, names)
+            current, message, error = _play(request.POST.dict(), current, names, street_rule(tournament))
     else:
         current = None
     if current is None:
@@ -117,6 +117,7 @@ def half_tracker(request: HtmxHttpRequest, tournament: Tournament, table_id: int
         "loser_name": names.get(current.tracker.loser) if current.tracker.loser is not None else "",
         "pitsch_patsch": current.tracker.pitsch_patsch,
         "stock": current.half.stock,
+        "street_first_roll_only": street_rule(tournament) is schocken.StreetRule.FIRST_ROLL,
     }
     template = "formats/life_bands/half_tracker.html"
     if request.htmx:
@@ -133,8 +134,21 @@ def _sharp_now(tournament: Tournament, table: Table) -> bool:
     )
 
 
-def _play(post: dict[str, str], current: TrackerState, names: dict[int, str]) -> tuple[TrackerState, str, str]:
-    """Score one round of throws and move the game on."""
+def street_rule(tournament: Tournament) -> schocken.StreetRule:
+    """The tournament's reading of "Straße: zählt nur in einem Wurf" (``Tournament.schocken_street``)."""
+    try:
+        return schocken.StreetRule(tournament.schocken_street)
+    except ValueError:
+        return schocken.StreetRule.ANY_ROLL
+
+
+def _play(
+    post: dict[str, str],
+    current: TrackerState,
+    names: dict[int, str],
+    street: schocken.StreetRule = schocken.StreetRule.ANY_ROLL,
+) -> tuple[TrackerState, str, str]:
+    """Score one round of throws and move the game on, a Straße counted as ``street`` says."""
     throws: list[tuple[int, schocken.Throw]] = []
     try:
         for seat in schocken.turn_order(current.half, current.starter):
@@ -143,7 +157,7 @@ def _play(post: dict[str, str], current: TrackerState, names: dict[int, str]) ->
             )
     except (schocken.InvalidThrow, ValueError):
         return current, "", _("Enter three dice (1–6) for every player who throws, e.g. 6 5 2.")
-    outcome = schocken.play_round(current.half, throws)
+    outcome = schocken.play_round(current.half, throws, street)
     top = dict(throws)[outcome.highest]
     low = dict(throws)[outcome.receiver]
     message = ngettext(
@@ -152,9 +166,9 @@ def _play(post: dict[str, str], current: TrackerState, names: dict[int, str]) ->
         outcome.lids,
     ) % {
         "high": names[current.players[outcome.highest]],
-        "high_throw": top.label,
+        "high_throw": schocken.throw_label(top, street),
         "low": names[current.players[outcome.receiver]],
-        "low_throw": low.label,
+        "low_throw": schocken.throw_label(low, street),
         "lids": outcome.lids,
     }
     if outcome.half_loser is None:

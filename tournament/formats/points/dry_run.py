@@ -5,16 +5,23 @@ from __future__ import annotations
 import random
 
 from tournament import simulation
+from tournament.errors import NeedsChoice
 from tournament.formats.points import services
 from tournament.models import Tournament
 
 
 def simulate(tournament: Tournament, *, seed: int, actor: object | None = None) -> simulation.SimulationResult:
-    """Play every planned round, then finish the tournament."""
+    """Play every planned round, then finish the tournament; the first option wherever the
+    count does not split into tables of the settings (the rounds' notes say which)."""
     rng = random.Random(seed)
     games = 0
     for _round in range(tournament.rounds_planned):
-        rnd = services.start_round(tournament=tournament, actor=actor, seed=rng.getrandbits(31))
+        round_seed = rng.getrandbits(31)
+        try:
+            rnd = services.start_round(tournament=tournament, actor=actor, seed=round_seed)
+        except NeedsChoice as needs:
+            code = needs.options[0].code
+            rnd = services.start_round(tournament=tournament, actor=actor, seed=round_seed, choice=code)
         for table in rnd.tables.order_by("number"):
             games += simulation.play_table(tournament, table, rng, actor)
     services.finish(tournament=tournament, actor=actor)

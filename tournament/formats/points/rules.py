@@ -9,6 +9,27 @@ winner takes 0. The fewest points over all games wins.
 Standings: total ascending; ties broken by games won (more is better), then
 the lowest single-round total, then the lower start number. Players who have
 not played a game yet come last.
+
+Any count from 3 players can be seated (``plan_tables``). Where the count does
+not split into tables of the settings (5 players at 3-4), the organiser
+chooses between what keeps every player in the round:
+
+- a larger table (``larger_table``: 5 players at one table of 5). Every table
+  plays the same number of games, as tables of 3 and 4 already do: a player at
+  a larger table wins a game less often and meets more opponents' wins, which
+  is the trade-off the format accepts between 3 and 4 already, one step on.
+- a smaller table (``smaller_table``, only below a preferred size above 3,
+  e.g. 6 players at tables of exactly 4: two tables of 3). Never a table of 2
+  (5 as 3 + 2): the game rules allow UNO for 2, but there a player wins about
+  every other game and takes points from one opponent only, far from the
+  tables of 3-4 the tournament plays; a larger table always exists instead.
+
+Not offered: a bye (one player sits out the round). Fewest points win, so a
+bye worth 0 points would reward sitting out; a fair bye (say the round's
+average) would be a result nobody played, to be stored, shown, exported and
+corrected like a game. Nor leaving out or adding players (``one_fewer``,
+``more_players``): nobody is knocked out in this format, and nobody waits to
+come in.
 """
 
 from __future__ import annotations
@@ -17,10 +38,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from tournament.formats.base import SEATING_SETTINGS, FormatError, FormatSpec, rank_by
+from tournament.seating import LARGER_TABLE, SeatingOption, table_sizes, widened_options
 
 # The tournament settings this format reads (the settings page shows these).
 SETTINGS = (*SEATING_SETTINGS, "rounds_planned", "games_per_round", "round_time_limit_minutes", "scoring_table")
 SPEC = FormatSpec(slug="points", stages=("main",), min_players=3, settings_used=SETTINGS)
+
+# No table seats fewer (see the module docstring), whatever the settings allow.
+SMALLEST_TABLE = 3
 
 RULE_TOTAL = "total"
 RULE_GAMES_WON = "games_won"
@@ -120,3 +145,40 @@ def met_pairs(rounds: Sequence[Sequence[Sequence[int]]]) -> dict[frozenset[int],
                     pair = frozenset((a, b))
                     met[pair] = met.get(pair, 0) + 1
     return met
+
+
+@dataclass(frozen=True)
+class TablePlan:
+    """How a round is seated: at tables of ``preferred``..``largest`` players (the bounds the
+    seating takes its ``sizes`` from), with ``chosen`` the organiser's option where the
+    settings' sizes do not fit. When the organiser must choose first, only ``options`` is set.
+    """
+
+    preferred: int = 0
+    largest: int = 0
+    sizes: tuple[int, ...] = ()
+    chosen: SeatingOption | None = None
+    options: tuple[SeatingOption, ...] = ()
+
+
+def plan_tables(count: int, preferred: int, largest: int, choice: str = "") -> TablePlan:
+    """The tables of a round of ``count`` players at tables of ``preferred``..``largest``.
+
+    Where that split does not exist, the options of ``seating.widened_options`` (a larger
+    table, or a smaller one of at least ``SMALLEST_TABLE``; at least one exists for every
+    count from 3): with ``choice`` naming one of them, the round is seated that way; without
+    (or with a code that is not among them) the plan carries the options. A choice is
+    ignored where the settings' sizes fit. Fewer than ``SMALLEST_TABLE`` players raise
+    ``FormatError("too_few_players")``.
+    """
+    if count < SMALLEST_TABLE:
+        raise FormatError("too_few_players", players=count, needed=SMALLEST_TABLE)
+    options = widened_options(count, preferred, largest, SMALLEST_TABLE)
+    if not options:
+        return TablePlan(preferred=preferred, largest=largest, sizes=tuple(table_sizes(count, preferred, largest)))
+    chosen = next((option for option in options if option.code == choice), None)
+    if chosen is None:
+        return TablePlan(options=tuple(options))
+    size = chosen.params["size"]
+    low, high = (preferred, size) if chosen.code == LARGER_TABLE else (size, largest)
+    return TablePlan(preferred=low, largest=high, sizes=chosen.sizes, chosen=chosen)

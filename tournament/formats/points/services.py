@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy
 
 from games.models import GameStatus
 from tournament import draws, enums, seating
-from tournament.errors import NeedsConfirmation, ServiceError
+from tournament.errors import NeedsChoice, NeedsConfirmation, ServiceError
 from tournament.formats.points import reads
 from tournament.formats.points import rules as points
 from tournament.formats.record import StepDone, refuse_other_format
@@ -37,12 +37,19 @@ SLUG = "points"
 OTHER_FORMAT = gettext_lazy("This tournament does not use the points format.")
 
 
-def start_round(*, tournament: Tournament, actor: User, seed: int | None = None) -> Round:
+def start_round(*, tournament: Tournament, actor: User, choice: str = "", seed: int | None = None) -> Round:
     """Seat the next round: every checked-in player, at tables of 3-4, with the
     fewest repeated pairs (then the fewest repeats from the last round).
 
     Refused while a table of the current round still plays, and after the
     planned number of rounds. The seed, algorithm and repeated pairs are stored.
+
+    Where the count does not split into tables of the settings (5 players at 3-4), raises
+    ``NeedsChoice`` with what ``rules.plan_tables`` allows (a larger or a smaller table; no
+    byes, see the rules' docstring); call again with ``choice`` set to one option's code.
+    A code that is not among the options asks again, saying so, and saves nothing. The
+    choice is written in the round's note and the audit entry. Every round asks anew (the
+    count may have changed); with automatic advancement the question waits on the rounds page.
     """
     with transaction.atomic():
         locked = lock_tournament(tournament.pk)
@@ -59,28 +66,25 @@ def start_round(*, tournament: Tournament, actor: User, seed: int | None = None)
             Player.objects.filter(tournament=locked, status=enums.PlayerStatus.CHECKED_IN).values_list("pk", "club")
         )
         refuse_too_few(len(players), points.SPEC.min_players)
+        tables = _table_plan(locked, len(players), choice)
         history = reads.history(locked)
         seed = draws.new_seed() if seed is None else seed
-        try:
-            plan = seating.seat_avoiding_repeats(
-                [seating.SeatingPlayer(id=pid, club=club) for pid, club in players],
-                seed,
-                points.met_pairs(history),
-                seating.table_pairs(history[-1]) if history else set(),
-                locked.table_size,
-                locked.table_size_max,
-            )
-        except seating.SeatingImpossible:
-            raise ServiceError(
-                _("%(players)d players cannot be split into tables of %(min)d to %(max)d.")
-                % {"players": len(players), "min": locked.table_size, "max": locked.table_size_max}
-            ) from None
+        plan = seating.seat_avoiding_repeats(
+            [seating.SeatingPlayer(id=pid, club=club) for pid, club in players],
+            seed,
+            points.met_pairs(history),
+            seating.table_pairs(history[-1]) if history else set(),
+            tables.preferred,
+            tables.largest,
+        )
         if current is not None:
             rounds.close_round(current)
         note = _("Repeated pairs: %(pairs)d (from the last round: %(last)d).") % {
             "pairs": plan.repeated_pairs,
             "last": plan.repeats_from_last_round,
         }
+        if tables.chosen is not None:
+            note = f"{note} {chosen_note(locked, len(players), tables.chosen)}"
         new_round = rounds.open_round(locked, stage=enums.Stage.MAIN, seed=seed, algorithm=plan.algorithm, note=note)
         for table_players in plan.tables:
             rounds.seat_table(new_round, table_players)
@@ -93,8 +97,39 @@ def start_round(*, tournament: Tournament, actor: User, seed: int | None = None)
             round=new_round.number,
             seed=seed,
             repeated_pairs=plan.repeated_pairs,
+            **({"choice": tables.chosen.code} if tables.chosen is not None else {}),
         )
     return new_round
+
+
+def _table_plan(tournament: Tournament, count: int, choice: str) -> points.TablePlan:
+    """The round's table sizes; ``NeedsChoice`` where the organiser must choose first."""
+    refuse_too_few(count, points.SMALLEST_TABLE)
+    plan = points.plan_tables(count, tournament.table_size, tournament.table_size_max, choice)
+    if plan.options:
+        question = _("%(players)d players cannot be split into tables of %(min)d to %(max)d. Choose how to go on.") % {
+            "players": count,
+            "min": tournament.table_size,
+            "max": tournament.table_size_max,
+        }
+        if choice:
+            question = _("“%(choice)s” is not one of the ways to seat %(players)d players. %(question)s") % {
+                "choice": choice,
+                "players": count,
+                "question": question,
+            }
+        raise NeedsChoice(question, options=plan.options, players=count)
+    return plan
+
+
+def chosen_note(tournament: Tournament, count: int, option: seating.SeatingOption) -> str:
+    """Why a round's tables differ from the settings: the organiser's choice, in words."""
+    return _("%(players)d players cannot be split into tables of %(min)d to %(max)d; chosen: %(option)s") % {
+        "players": count,
+        "min": tournament.table_size,
+        "max": tournament.table_size_max,
+        "option": rounds.option_label(option),
+    }
 
 
 def finish(*, tournament: Tournament, actor: User, confirmed: bool = False) -> Tournament:
@@ -206,12 +241,13 @@ CORRECTIONS = corrections.CorrectionHooks(
 def next_step(
     *, tournament: Tournament, actor: User, action: str = "", choice: str = "", confirmed: bool = False
 ) -> StepDone:
-    """Seat the next round, or (``action`` "finish") end the tournament; finishing before the
-    last planned round asks first (``NeedsConfirmation``) unless ``confirmed``."""
+    """Seat the next round (with the organiser's ``choice`` where the count does not split), or
+    (``action`` "finish") end the tournament; finishing before the last planned round asks
+    first (``NeedsConfirmation``) unless ``confirmed``."""
     if action == "finish":
         finish(tournament=tournament, actor=actor, confirmed=confirmed)
         return StepDone(_("The tournament is finished; the standings are final."), finished=True)
-    new_round = start_round(tournament=tournament, actor=actor)
+    new_round = start_round(tournament=tournament, actor=actor, choice=choice)
     return StepDone(_("%(round)s seated. %(note)s") % {"round": new_round, "note": new_round.seating_note})
 
 

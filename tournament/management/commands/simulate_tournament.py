@@ -2,7 +2,11 @@
 
 A dry run before the event: creates a tournament, plays it through the
 services with random results and prints the final ranking, one line per
-player: place, start number and name separated by tabs.
+player: place, start number and name separated by tabs. Where a player count
+does not split into tables the dry run takes the first option the rules
+allow; each choice taken is printed to stderr (the ranking on stdout stays
+one line per player). A refusal ends the command with its message, never a
+traceback.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tournament import simulation
+from tournament.errors import ServiceError
 from tournament.formats import registry
 
 
@@ -25,10 +30,16 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         fmt, players, seed = options["format"], options["players"], options["seed"]
-        if players < 2:
-            raise CommandError("--players must be at least 2")
+        needed = max(registry.get(fmt).spec.min_players, 2)
+        if players < needed:
+            raise CommandError(f"--players must be at least {needed} for {fmt}")
         actor = simulation.system_user()
-        tournament = simulation.create_field(fmt=fmt, players=players, seed=seed, actor=actor)
-        simulation.simulate(tournament, seed=seed, actor=actor)
+        try:
+            tournament = simulation.create_field(fmt=fmt, players=players, seed=seed, actor=actor)
+            simulation.simulate(tournament, seed=seed, actor=actor)
+        except ServiceError as error:
+            raise CommandError(error.message) from None
+        for line in simulation.choices_taken(tournament):
+            self.stderr.write(line, style_func=self.style.WARNING)
         for line in simulation.ranking_lines(tournament):
             self.stdout.write(line)

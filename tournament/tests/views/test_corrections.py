@@ -90,13 +90,17 @@ def test_consequences_first_then_confirm_then_reload(client, login_as) -> None: 
     assert Seat.objects.filter(table__round=lucky, player_id=a).exists()
     followed = client.get(path).content.decode()
     assert "Game" in followed and "is corrected" in followed
-    # The browser sends the confirmation again (reload, back button): refused, nothing more.
+    # The browser sends the confirmation again (double tap, reload, back button): answered as
+    # saved, nothing more changes.
     after = snapshot(tournament)
     again = client.post(path, {**data, "confirm": fingerprint})
-    assert again.status_code == 409
-    assert (
-        "already corrected or voided" in again.content.decode() or "changed on another tablet" in again.content.decode()
-    )
+    assert again.status_code == 302
+    assert "already saved" in client.get(path).content.decode()
+    assert snapshot(tournament) == after
+    # Someone else sending it (or a confirmation much later) is refused as stale, nothing changes.
+    login_as("organiser", tournament)
+    other = client.post(path, {**data, "confirm": fingerprint})
+    assert other.status_code == 409
     assert snapshot(tournament) == after
     assert AuditEntry.objects.filter(action="game_corrected").count() == 1
 

@@ -247,7 +247,7 @@ def test_a_duel_is_named_as_what_decided(client, staff_user):
         (b, knockout_rules.RULE_DUEL),
     ]
     client.force_login(staff_user(tournament, enums.Role.REFEREE))
-    assert "tie on points: duel" in client.get(url("ranking", tournament)).content.decode()
+    assert "tie in the final: duel" in client.get(url("ranking", tournament)).content.decode()
 
 
 def test_the_first_below_the_grand_final_did_not_reach_it():

@@ -81,12 +81,15 @@ def make_entrants(n: int, rng: random.Random) -> list[Entrant]:
 
 
 def seat(plan: NextRound, rules: KnockoutSettings, rng: random.Random) -> list[list[int]]:
+    """The planned split (``plan.sizes``: the look-ahead may choose fewer, larger tables than
+    ``table_sizes``); the final is one table of every finalist."""
     players = list(plan.players)
     rng.shuffle(players)
     if plan.stage == FINAL:
+        assert plan.sizes == (len(players),)
         return [players]
     tables, at = [], 0
-    for size in table_sizes(len(players), rules.preferred, plan.largest):
+    for size in plan.sizes:
         tables.append(players[at : at + size])
         at += size
     return tables
@@ -158,20 +161,25 @@ def choose_option(game: Tournament, plan: NextRound, choose: Chooser) -> NextRou
     codes = tuple(option.code for option in plan.options)
     assert codes and len(set(codes)) == len(codes)
     assert not plan.added and not plan.dropped and not plan.choice
-    with pytest.raises(SeatingImpossible):  # the reason the options are offered
-        table_sizes(len(plan.players), rules.preferred, rules.largest)
+    if plan.reason == knockout.NO_SPLIT:  # the reason the options are offered
+        with pytest.raises(SeatingImpossible):
+            table_sizes(len(plan.players), rules.preferred, rules.largest)
+    else:
+        assert plan.reason == knockout.FINAL_SIZE
     if not game.rounds:
-        assert set(codes) == {knockout.LARGER_TABLE}, "round 1 seats everyone: no one added or dropped"
+        assert not set(codes) & (MORE_CODES | FEWER_CODES), "round 1 seats everyone: no one added or dropped"
     elif plan.stage == LUCKY_LOSER:
-        assert not set(codes) & MORE_CODES, "no one moves up into the lucky-loser round"
+        assert not set(codes) & (MORE_CODES | {knockout.FINAL_OF_ALL}), "no one moves up into the lucky-loser round"
+        assert codes[0] not in FEWER_CODES, "every round-1 loser plays unless the organiser drops some"
     else:
         assert not set(codes) & FEWER_CODES, "a table winner is never dropped"
     code = choose(codes)
     option = next(option for option in plan.options if option.code == code)
     chosen = plan_next_round(game.entrants, game.rounds, rules, code)
     assert isinstance(chosen, NextRound)
-    assert not chosen.needs_choice and chosen.choice == code and chosen.stage == plan.stage
+    assert not chosen.needs_choice and chosen.choice == code and chosen.option == option
     assert len(chosen.players) == option.params["players"]
+    assert chosen.sizes == option.sizes
     assert tuple(sorted(len(t) for t in seat(chosen, rules, random.Random(0)))) == tuple(sorted(option.sizes))
     if code in MORE_CODES:
         assert len(chosen.added) == option.params["extra"]
@@ -179,14 +187,18 @@ def choose_option(game: Tournament, plan: NextRound, choose: Chooser) -> NextRou
     elif code in FEWER_CODES:
         assert len(chosen.dropped) == option.params["fewer"]
         assert chosen.players + chosen.dropped == plan.players
+    elif code == knockout.FINAL_OF_ALL:
+        assert chosen.stage == FINAL and chosen.players == plan.players
     else:
-        assert chosen.largest == rules.largest + 1 and chosen.players == plan.players
+        assert chosen.stage == plan.stage and chosen.players == plan.players
+        assert (chosen.largest > rules.largest) if code == knockout.LARGER_TABLE else chosen.largest == rules.largest
     return chosen
 
 
 def strength_order(seats: Sequence[SeatResult], start: dict[int, int]) -> list[int]:
-    """Runners-up best first, as the rules rank them: place, games won, lower start number."""
-    return [s.player_id for s in sorted(seats, key=lambda s: (s.place, -s.games_won, start[s.player_id]))]
+    """Losers best first across tables, as the rules rank them ("anhand der Spielsiege"):
+    games won, then the lower start number (not the place at their table first)."""
+    return [s.player_id for s in sorted(seats, key=lambda s: (-s.games_won, start[s.player_id]))]
 
 
 def check_plan(game: Tournament, plan: NextRound) -> None:
@@ -195,12 +207,19 @@ def check_plan(game: Tournament, plan: NextRound) -> None:
     players = set(plan.players)
     assert len(players) == len(plan.players), "a player seated twice in one round"
     assert players <= set(start)
-    assert plan.largest == (rules.largest + 1 if plan.choice == knockout.LARGER_TABLE else rules.largest)
+    if plan.choice == knockout.LARGER_TABLE:  # one more, or (when nothing else seats everyone) more
+        assert plan.largest > rules.largest and max(plan.sizes) > rules.largest
+    else:
+        assert plan.largest == rules.largest
+    if plan.stage != FINAL:
+        low = 2 if plan.choice == knockout.SMALLER_TABLE else rules.preferred
+        assert all(low <= size <= plan.largest for size in plan.sizes)
     assert not (set(plan.added) & set(plan.dropped))
     if not rounds:
         assert players == set(start), "round 1 seats everyone"
         assert not plan.added and not plan.dropped
-        assert plan.stage == (FINAL if len(start) <= rules.largest else MAIN)
+        straight = len(start) == rules.final_size or plan.choice == knockout.FINAL_OF_ALL
+        assert plan.stage == (FINAL if straight else MAIN)
         return
     last = rounds[-1]
     winners = [table.winner for table in last.tables]
@@ -209,6 +228,7 @@ def check_plan(game: Tournament, plan: NextRound) -> None:
         # The lucky-loser round: every round-1 loser, minus the weakest where the organiser dropped some.
         assert plan.stage == LUCKY_LOSER
         assert not plan.added
+        assert not plan.dropped or plan.choice in FEWER_CODES, "a loser is dropped only by the organiser's choice"
         ranked = strength_order(losers, start)
         assert players | set(plan.dropped) == set(ranked)
         assert list(plan.players) == ranked[: len(plan.players)]
@@ -220,11 +240,14 @@ def check_plan(game: Tournament, plan: NextRound) -> None:
     assert not plan.dropped, "a table winner is never dropped"
     assert players == set(advancing) | set(plan.added)
     assert list(plan.added) == strength_order(losers, start)[: len(plan.added)], "the best runners-up move up"
-    if rules.final_size <= len(advancing) <= rules.largest:
-        assert plan.stage == FINAL and not plan.added
-    elif len(advancing) < rules.final_size:
-        assert plan.stage == FINAL
-        assert len(plan.players) == min(rules.final_size, len(advancing) + len(losers))
+    assert not plan.added or plan.choice in MORE_CODES, "a runner-up moves up only by the organiser's choice"
+    if len(advancing) == rules.final_size:
+        assert plan.stage == FINAL and not plan.added and not plan.choice
+    elif plan.stage == FINAL:
+        # Another number of winners plays the final only by the organiser's choice (all of
+        # them, or with runners-up moved up to the final's size).
+        assert plan.choice == knockout.FINAL_OF_ALL or len(plan.players) == rules.final_size
+        assert plan.choice
     else:
         assert plan.stage == MAIN
 
@@ -236,9 +259,11 @@ def check_ranking(game: Tournament) -> None:
     final = game.rounds[-1]
     assert final.stage == FINAL
     assert [r.stage for r in game.rounds].count(FINAL) == 1
-    assert [r.stage for r in game.rounds].count(LUCKY_LOSER) == (1 if n > game.settings.largest else 0)
+    straight = game.rounds[0].stage == FINAL
+    assert [r.stage for r in game.rounds].count(LUCKY_LOSER) == (0 if straight else 1)
     finalists = final.final_order
-    assert min(game.settings.final_size, n) <= len(finalists) <= game.settings.largest
+    # "bis zum Schluss drei Teilnehmer das Finale": another final size only by the organiser's choice.
+    assert len(finalists) == game.settings.final_size or game.plans[-1].choice == knockout.FINAL_OF_ALL
 
     assert sorted(e.player_id for e in ranking) == sorted(start), "not a permutation of the entrants"
     assert [e.place for e in ranking] == list(range(1, n + 1))
@@ -321,36 +346,37 @@ def knockout_settings(draw: st.DrawFn) -> KnockoutSettings:
     )
 
 
-def round_one_is_seatable(n: int, rules: KnockoutSettings) -> bool:
-    """Round 1 seats everyone: as they are, or with tables one larger (the only option offered)."""
-    if n <= rules.largest:
-        return True
-    return any(not knockout.explain_impossible(n, rules.preferred, size) for size in (rules.largest, rules.largest + 1))
-
-
 @settings(max_examples=300, deadline=None)
 @given(rules=knockout_settings(), n=st.integers(min_value=2, max_value=200), seed=st.integers(0, 2**32), data=st.data())
 def test_any_settings_play_to_one_champion(rules: KnockoutSettings, n: int, seed: int, data: st.DataObject) -> None:
-    if not round_one_is_seatable(n, rules):
-        # E.g. 5 players at tables of exactly 3: round 1 may not add or drop anyone and a
-        # table one larger does not fit either. Today the organiser only gets this error
-        # and has to change the table sizes.
-        with pytest.raises(FormatError) as caught:
-            plan_next_round(make_entrants(n, random.Random(seed)), [], rules)
-        assert caught.value.code == "no_seating_possible"
-        return
+    """Every field plays to its end: where round 1 does not split (e.g. 7 players at tables of
+    exactly 2) the organiser may seat everyone at larger (or smaller) tables or, for a field of
+    at most one more than the largest table, play the final at once."""
     simulate(n, random.Random(seed), drawn_choice(data), rules)
 
 
 @pytest.mark.parametrize(
-    ("n", "rounds"),
-    [(2, 1), (3, 1), (4, 1), (5, 3), (6, 3), (7, 3), (12, 4), (27, 5), (50, 5), (200, 6), (400, 7)],
+    ("n", "first", "last"),
+    [
+        (2, 1, 1),
+        (3, 1, 1),
+        (4, 1, 3),  # asked: a final of four at once, or round 1 at one table and the lucky-loser round
+        (5, 3, 1),  # the last option: all five play the final
+        (6, 3, 3),
+        (7, 3, 3),
+        (12, 4, 4),
+        (27, 4, 4),
+        (50, 5, 5),
+        (200, 6, 6),
+        (400, 6, 6),
+    ],
 )
-def test_number_of_rounds(n: int, rounds: int) -> None:
-    """Fields up to the largest table play the final at once; otherwise round 1, the
-    lucky-loser round, main rounds and the final, far below the generous bound above."""
+def test_number_of_rounds(n: int, first: int, last: int) -> None:
+    """A field of the final's size plays the final at once; otherwise round 1, the lucky-loser
+    round, main rounds and the final, far below the generous bound above. ``first`` and
+    ``last``: the rounds played when the organiser takes the first or the last option."""
     for seed in range(3):
-        for pick in (0, -1):
+        for pick, rounds in ((0, first), (-1, last)):
             assert len(simulate(n, random.Random(seed), lambda codes, pick=pick: codes[pick]).rounds) == rounds
 
 
@@ -364,10 +390,14 @@ def test_five_players_need_the_organisers_choice() -> None:
     entrants = [Entrant(id=pid, start_number=pid) for pid in range(1, 6)]
     plan = plan_next_round(entrants, [], DEFAULT)
     assert isinstance(plan, NextRound) and plan.needs_choice
-    assert [o.code for o in plan.options] == [knockout.LARGER_TABLE]
+    # Tables of 3 and 2 lead to three finalists (2 winners and the lucky-loser table's
+    # winner); one table of five or a final of five are the other ways.
+    assert [o.code for o in plan.options] == [knockout.SMALLER_TABLE, knockout.LARGER_TABLE, knockout.FINAL_OF_ALL]
     chosen = plan_next_round(entrants, [], DEFAULT, knockout.LARGER_TABLE)
     assert isinstance(chosen, NextRound)
-    assert (chosen.stage, chosen.players, chosen.largest) == (MAIN, (1, 2, 3, 4, 5), 5)
+    assert (chosen.stage, chosen.players, chosen.largest, chosen.sizes) == (MAIN, (1, 2, 3, 4, 5), 5, (5,))
+    smaller = plan_next_round(entrants, [], DEFAULT, knockout.SMALLER_TABLE)
+    assert isinstance(smaller, NextRound) and smaller.sizes == (3, 2) and smaller.largest == 4
 
 
 def test_an_unknown_choice_still_asks() -> None:

@@ -47,9 +47,10 @@ def assert_valid_tournament(tournament, players: int) -> None:
             assert not seen & set(ids), "a player sits at two tables of one round"
             seen |= set(ids)
             if rnd.stage != enums.Stage.FINAL:
-                # A larger table only where the organiser chose it (written into the round's note).
+                # A larger or smaller table only where the organiser chose it (written into the round's note).
                 allowed = largest + 1 if rnd.seating_note else largest
-                assert preferred <= len(ids) <= allowed, (rnd, len(ids))
+                least = preferred - 1 if rnd.seating_note else preferred
+                assert least <= len(ids) <= allowed, (rnd, len(ids))
             assert table.status in (enums.TableStatus.DECIDED, enums.TableStatus.CLOSED)
             assert table.seats.filter(place=1).count() == 1
     ranking = reads.ranking(tournament)
@@ -105,7 +106,13 @@ def test_lucky_loser_round_follows_round_one():
     assert set(Seat.objects.filter(table__round=second).values_list("player_id", flat=True)) == losers
     for table in second.tables.all():
         simulation.play_table(tournament, table, __import__("random").Random(2), None)
-    third = knockout_services.generate_next_round(tournament=tournament, actor=None, seed=3).round
+    # 4 + 2 winners: no split of 6 leads to a final of three by the rules (two tables of 2 would):
+    # the organiser is asked.
+    with pytest.raises(NeedsChoice) as caught:
+        knockout_services.generate_next_round(tournament=tournament, actor=None, seed=3)
+    assert [o.code for o in caught.value.options] == ["smaller_table", "plain_round"]
+    third = knockout_services.generate_next_round(tournament=tournament, actor=None, seed=3, choice="plain_round").round
+    assert "The organiser chose" in third.seating_note
     winners = set(Seat.objects.filter(table__round__in=[first, second], place=1).values_list("player_id", flat=True))
     assert third.stage == enums.Stage.MAIN
     assert set(Seat.objects.filter(table__round=third).values_list("player_id", flat=True)) == winners
@@ -115,7 +122,8 @@ def test_count_that_does_not_split_asks_the_organiser():
     tournament = simulation.create_field(fmt=enums.Format.KNOCKOUT, players=5, seed=1)
     with pytest.raises(NeedsChoice) as caught:
         knockout_services.generate_next_round(tournament=tournament, actor=None)
-    assert [o.code for o in caught.value.options] == ["larger_table"]
+    # Tables of 3 and 2 reach a final of three; a table of five and a final of five are the others.
+    assert [o.code for o in caught.value.options] == ["smaller_table", "larger_table", "final_of_all"]
     assert "5 players cannot be split" in caught.value.message
     assert not Round.objects.filter(tournament=tournament).exists()
     started = knockout_services.generate_next_round(tournament=tournament, actor=None, choice="larger_table")
