@@ -6,7 +6,9 @@
 //   without a connection shows the table as last seen, with the outbox (which
 //   lives in localStorage) and its "waiting" entries.
 // - Static files: network first, the kept copy when offline.
-// - Everything else (posts, polls, other pages) goes to the network untouched.
+// - Everything else of this site (posts, polls, other pages) goes to the network through this
+//   worker: one path for every request of a page it controls, so a lost connection fails them
+//   all alike (and a test that cuts the worker's network cuts the page's too).
 // - Logging in or out forgets the kept pages.
 const PAGES = "spielleitung-pages-v1";
 const ASSETS = "spielleitung-assets-v1";
@@ -29,17 +31,18 @@ function networkFirst(request, cacheName) {
 
 self.addEventListener("fetch", (event) => {
   const request = event.request;
-  if (request.method !== "GET") return;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
   if (url.pathname.startsWith("/accounts/")) {
     event.waitUntil(caches.delete(PAGES));
     return;
   }
-  if (request.mode === "navigate" && REFEREE_PAGE.test(url.pathname)) {
+  if (request.method === "GET" && request.mode === "navigate" && REFEREE_PAGE.test(url.pathname)) {
     event.respondWith(networkFirst(request, PAGES));
-  } else if (url.pathname.startsWith("/static/")) {
+  } else if (request.method === "GET" && url.pathname.startsWith("/static/")) {
     event.respondWith(networkFirst(request, ASSETS));
+  } else if (request.mode !== "navigate") {
+    event.respondWith(fetch(request));
   }
 });
 

@@ -25,9 +25,9 @@ from tournament.formats.base import FormatError
 from tournament.formats.knockout import reads
 from tournament.formats.knockout import rules as knockout
 from tournament.formats.knockout import services as knockout_services
-from tournament.forms import TournamentSettingsForm
 from tournament.models import Table, Tournament
 from tournament.play import results
+from tournament.tests.settings_page import organiser_login, settings_data  # noqa: F401 (the "organiser" fixture)
 
 # --- pure: the final and its duels ---------------------------------------------------------------
 
@@ -328,30 +328,8 @@ def test_whole_tournament_with_a_final_to_wins(players, seed):
 # --- the settings page -----------------------------------------------------------------------
 
 
-def settings_data(tournament: Tournament, **changes) -> dict[str, object]:
-    form = TournamentSettingsForm(instance=tournament)
-    data: dict[str, object] = {}
-    for name in form.fields:
-        value = form[name].value()
-        if isinstance(value, bool):
-            if value:
-                data[name] = "on"
-            continue
-        data[name] = "" if value is None else value
-    data.update(changes)
-    return {name: value for name, value in data.items() if value is not False}
-
-
 @pytest.mark.django_db
 class TestSettingsPage:
-    @pytest.fixture
-    def organiser(self, client, staff_user):
-        def login(tournament):
-            client.force_login(staff_user(tournament, enums.Role.ORGANISER))
-            return client
-
-        return login
-
     def test_knockout_shows_the_final_and_duel_settings(self, organiser):
         tournament = simulation.create_field(fmt=enums.Format.KNOCKOUT, players=4, seed=1)
         page = organiser(tournament).get(reverse("tournament:settings", args=[tournament.pk])).content.decode()

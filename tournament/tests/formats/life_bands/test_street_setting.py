@@ -17,8 +17,8 @@ from games.rules.schocken import StreetRule, Throw, ThrowKind
 from tournament import enums, simulation
 from tournament.formats.life_bands import rules as life_bands
 from tournament.formats.life_bands import services as life_bands_services
-from tournament.forms import TournamentSettingsForm
 from tournament.models import Tournament
+from tournament.tests.settings_page import organiser_login, settings_data  # noqa: F401 (the "organiser" fixture)
 
 # --- pure ----------------------------------------------------------------------------------------
 
@@ -146,30 +146,8 @@ class TestHalfTracker:
 # --- the settings page -----------------------------------------------------------------------
 
 
-def settings_data(tournament: Tournament, **changes) -> dict[str, object]:
-    form = TournamentSettingsForm(instance=tournament)
-    data: dict[str, object] = {}
-    for name in form.fields:
-        value = form[name].value()
-        if isinstance(value, bool):
-            if value:
-                data[name] = "on"
-            continue
-        data[name] = "" if value is None else value
-    data.update(changes)
-    return data
-
-
 @pytest.mark.django_db
 class TestSettingsPage:
-    @pytest.fixture
-    def organiser(self, client, staff_user):
-        def login(tournament):
-            client.force_login(staff_user(tournament, enums.Role.ORGANISER))
-            return client
-
-        return login
-
     def test_shown_for_life_bands_with_the_rule_quoted(self, organiser):
         tournament = simulation.create_field(fmt=enums.Format.LIFE_BANDS, players=4, seed=1)
         page = organiser(tournament).get(reverse("tournament:settings", args=[tournament.pk])).content.decode()

@@ -28,11 +28,10 @@ from tournament.models import AuditEntry, Round, Table
 from tournament.play.rounds import option_label
 from tournament.tests.formats.points.helpers import play_round, points_field
 from tournament.tests.helpers import url
+from tournament.tests.strategies import table_sizes
 from tournament.tests.views.scenarios import snapshot
 
-sizes_settings = st.integers(min_value=2, max_value=6).flatmap(
-    lambda preferred: st.tuples(st.just(preferred), st.integers(min_value=preferred, max_value=8))
-)
+sizes_settings = table_sizes
 
 
 # --------------------------------------------------------------------------
