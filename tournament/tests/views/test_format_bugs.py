@@ -39,7 +39,7 @@ from tournament.formats.life_bands import services as life_bands
 from tournament.formats.points import services as points
 from tournament.models import Round, Seat, Table, Tournament
 from tournament.play import results
-from tournament.tests.helpers import refreshed, seated, url
+from tournament.tests.helpers import refreshed, seated, set_dealer, url
 
 pytestmark = [pytest.mark.core, pytest.mark.django_db]
 
@@ -264,39 +264,32 @@ def test_the_first_below_the_grand_final_did_not_reach_it():
 # --- settings and automatic advancement -------------------------------------------------------
 
 
+def win_and_close(tournament: Tournament, table: Table) -> None:
+    """Seat 1 deals and wins the table's one game (everyone else holds 5), then the table closes."""
+    winner = set_dealer(tournament, table)[0]
+    points.record_game(
+        tournament=tournament,
+        actor=None,
+        table_id=table.pk,
+        winner_id=winner,
+        version=refreshed(table).version,
+        idempotency_key=uuid.uuid4().hex,
+        card_points={pid: 5 for pid in seated(table) if pid != winner},
+    )
+    points.close_table(tournament=tournament, actor=None, table_id=table.pk, version=refreshed(table).version)
+
+
 def test_points_auto_advance_seats_the_next_round():
     tournament = simulation.create_field(fmt=enums.Format.POINTS, players=6, seed=2)
     Tournament.objects.filter(pk=tournament.pk).update(auto_advance=True, games_per_round=1, rounds_planned=2)
     tournament.refresh_from_db()
     first = points.start_round(tournament=tournament, actor=None, seed=2)
     for table in first.tables.order_by("number"):
-        ids = [seat.player_id for seat in table.seats.order_by("position")]
-        results.set_first_dealer(tournament=tournament, actor=None, table_id=table.pk, player_id=ids[0], version=1)
-        points.record_game(
-            tournament=tournament,
-            actor=None,
-            table_id=table.pk,
-            winner_id=ids[0],
-            version=refreshed(table).version,
-            idempotency_key=uuid.uuid4().hex,
-            card_points=dict.fromkeys(ids[1:], 5),
-        )
-        points.close_table(tournament=tournament, actor=None, table_id=table.pk, version=refreshed(table).version)
+        win_and_close(tournament, table)
     assert Round.objects.filter(tournament=tournament).count() == 2, "closing the last table seats round 2"
     second = Round.objects.get(tournament=tournament, number=2)
     for table in second.tables.all():
-        ids = [seat.player_id for seat in table.seats.order_by("position")]
-        results.set_first_dealer(tournament=tournament, actor=None, table_id=table.pk, player_id=ids[0], version=1)
-        points.record_game(
-            tournament=tournament,
-            actor=None,
-            table_id=table.pk,
-            winner_id=ids[0],
-            version=refreshed(table).version,
-            idempotency_key=uuid.uuid4().hex,
-            card_points=dict.fromkeys(ids[1:], 5),
-        )
-        points.close_table(tournament=tournament, actor=None, table_id=table.pk, version=refreshed(table).version)
+        win_and_close(tournament, table)
     assert Round.objects.filter(tournament=tournament).count() == 2, "no round beyond the planned ones"
     assert refreshed_tournament(tournament).status == enums.TournamentStatus.RUNNING, "finishing stays a decision"
 

@@ -43,6 +43,7 @@ from tournament.formats.knockout.rules import (
     table_places,
     wins_needed_at,
 )
+from tournament.tests.formats.knockout.test_rules import make_entrants
 
 pytestmark = pytest.mark.core
 
@@ -101,12 +102,6 @@ class Played:
         return {e.id: e.start_number for e in self.entrants}
 
 
-def entrants_for(n: int, rng: random.Random) -> list[Entrant]:
-    numbers = list(range(1, n + 1))
-    rng.shuffle(numbers)
-    return [Entrant(id=500 + 3 * index, start_number=numbers[index]) for index in range(n)]
-
-
 def decided_table(number: int, ids: list[int], rules: KnockoutSettings, start: dict[int, int], rng: random.Random):
     needed = wins_needed_at(
         len(ids),
@@ -125,7 +120,7 @@ def decided_table(number: int, ids: list[int], rules: KnockoutSettings, start: d
 
 def play(n: int, rng: random.Random, rules: KnockoutSettings = DEFAULT, pick: Callable[[NextRound], str] | None = None):
     """Plan, seat and play every round to the end; the first option wherever the planner asks."""
-    game = Played(rules=rules, entrants=entrants_for(n, rng))
+    game = Played(rules=rules, entrants=make_entrants(n, rng))
     choose = pick or (lambda plan: plan.options[0].code)
     while True:
         assert len(game.rounds) <= 40, "no end"
