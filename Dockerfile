@@ -1,9 +1,10 @@
 # Spielleitung: the web app served by gunicorn, static files by whitenoise.
 #
 #   docker build -t spielleitung .
-#   docker run -p 8000:8000 -e DATABASE_URL=postgres://... -e DJANGO_SECRET_KEY=... \
-#       -e DJANGO_ALLOWED_HOSTS=turnier.example.org spielleitung
+#   docker run -p 8000:8000 --env-file production.env spielleitung
 #
+# production.env holds the variables README's "Production" section lists (database, secret key,
+# host names, HTTPS redirect, HSTS, Secure cookies, the proxy count for the login throttling).
 # The container migrates the database on start, then serves on port 8000.
 FROM python:3.11-slim
 

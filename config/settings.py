@@ -7,12 +7,30 @@ Variables (see README):
     DJANGO_ALLOWED_HOSTS  comma separated; default "localhost,127.0.0.1"
     DJANGO_CSRF_TRUSTED_ORIGINS  comma separated origins behind a proxy
     DJANGO_SECURE_COOKIES "1" marks cookies Secure (set behind HTTPS)
+    DJANGO_SECURE_SSL_REDIRECT  "1" redirects http:// to https:// (behind HTTPS; not for `make run`)
+    DJANGO_HSTS_SECONDS   Strict-Transport-Security max-age; default 0 (no header)
+    DJANGO_HSTS_INCLUDE_SUBDOMAINS, DJANGO_HSTS_PRELOAD  "1" adds the flag to that header; default off
+    DJANGO_LOGIN_FAILURE_LIMIT    failed logins that lock a user name at one address; default 5
+    DJANGO_LOGIN_LOCKOUT_MINUTES  how long that lock lasts; default 15
+    DJANGO_PROXY_COUNT    proxies in front that append to X-Forwarded-For; default 0 (REMOTE_ADDR is the client)
+
+The defaults serve plain HTTP on a LAN (`make run`): no redirect, no HSTS, no
+Secure cookies. README "Production" lists what a public deployment sets; there
+`manage.py check --deploy` passes without a warning (config/tests/test_security.py).
+
+Login throttling (django-axes) locks the combination of user name and client
+address: at a venue every tablet may reach a public server through the hall's
+router, i.e. from one address, so locking the address alone would lock out every
+referee when one mistypes. Unlock with `manage.py axes_reset_username NAME` (or
+`axes_reset` for everyone) before the lock ends by itself.
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -24,6 +42,20 @@ def env_flag(name: str, default: bool = False) -> bool:
     if value is None:
         return default
     return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def env_int(name: str, default: int, minimum: int = 0) -> int:
+    """A whole number of at least ``minimum``; a typo stops the start with the variable's name."""
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        number = minimum - 1
+    if number < minimum:
+        raise ImproperlyConfigured(f"{name} must be a whole number of at least {minimum}, not {value!r}.")
+    return number
 
 
 def env_list(name: str, default: str) -> list[str]:
@@ -51,22 +83,29 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials",
+    "axes",
+    "csp",
     "tournament",
     "games",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # Before any view reads a parameter: a NUL character answers a translated 400 (PostgreSQL cannot store it).
+    "config.middleware.RejectNulCharactersMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "tournament.middleware.RequestOriginMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last: turns a login refused for a locked user name into the lockout page (config.security).
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -135,6 +174,36 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
+# django-axes first: it refuses a locked user name before any password is checked. Its AxesBackend
+# (not the standalone one) also loads users like ModelBackend, so the first backend can restore a
+# session (code that stores AUTHENTICATION_BACKENDS[0] in a session keeps working); ModelBackend
+# checks the passwords. Tests: django-axes needs the request, which Django 5.2's Client.login does not
+# pass (it raises AxesBackendRequestParameterRequired): use force_login, or post to the login page.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+
+LOGIN_FAILURE_LIMIT = env_int("DJANGO_LOGIN_FAILURE_LIMIT", 5, minimum=1)
+LOGIN_LOCKOUT_MINUTES = env_int("DJANGO_LOGIN_LOCKOUT_MINUTES", 15, minimum=1)
+# Counted from REMOTE_ADDR, or from X-Forwarded-For behind this many proxies (config.security.client_ip).
+PROXY_COUNT = env_int("DJANGO_PROXY_COUNT", 0)
+AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
+AXES_COOLOFF_TIME = timedelta(minutes=LOGIN_LOCKOUT_MINUTES)
+# The user name at one address (see the module docstring for why not the address alone).
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_CLIENT_IP_CALLABLE = "config.security.client_ip"
+# The translated page in the site layout, for the site's login and the admin's.
+AXES_LOCKOUT_CALLABLE = "config.security.lockout_response"
+# A right password after a few typos starts the count again.
+AXES_RESET_ON_SUCCESS = True
+# A try during the lock is refused but does not restart it: "wait N minutes" stays true.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+# Only failed attempts are kept (AccessAttempt); no log of every login with its address.
+AXES_DISABLE_ACCESS_LOG = True
+# No start-up banner in every management command's output; failures are still logged (WARNING).
+AXES_VERBOSE = False
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "tournament:home"
 LOGOUT_REDIRECT_URL = "login"
@@ -144,6 +213,8 @@ LANGUAGES = [("de", _("German")), ("it", _("Italian")), ("en", _("English"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = os.environ.get("DJANGO_TIME_ZONE", "Europe/Vienna")
 USE_I18N = True
+# English with the 24-hour clock (config/formats/en/formats.py); German and Italian keep Django's own.
+FORMAT_MODULE_PATH = ["config.formats"]
 USE_TZ = True
 
 STATIC_URL = "static/"
@@ -162,18 +233,47 @@ STORAGES = {
 
 SESSION_COOKIE_SECURE = env_flag("DJANGO_SECURE_COOKIES")
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+LANGUAGE_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SESSION_COOKIE_AGE = 60 * 60 * 16  # one long tournament day
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 CSRF_FAILURE_VIEW = "config.views.csrf_failure"  # translated page: reload and enter again
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Off by default: `make run` serves plain HTTP on the venue's network.
+SECURE_SSL_REDIRECT = env_flag("DJANGO_SECURE_SSL_REDIRECT")
+# The container's health check asks over plain HTTP from inside (docker-entrypoint.sh).
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_flag("DJANGO_HSTS_INCLUDE_SUBDOMAINS")
+SECURE_HSTS_PRELOAD = env_flag("DJANGO_HSTS_PRELOAD")
+
+# Content-Security-Policy (django-csp) on every response: scripts, styles and everything else
+# only from this site; no inline script, style attribute, event handler or eval anywhere
+# (htmx's own indicator style is off: <meta name="htmx-config"> in the layouts, CSS in app.css).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "font-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "frame-ancestors": [NONE],
+        "form-action": [SELF],
+        "worker-src": [SELF],  # the service worker, /sw.js
+    }
+}
 
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
+    # django-axes: failed logins and locks (WARNING), not four lines for every successful login.
+    "loggers": {"axes": {"level": "WARNING"}},
 }
 
 # Snapshots (tournament.backups): where `manage.py backup` writes by default and, when set (`manage.py serve`

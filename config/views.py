@@ -97,6 +97,10 @@ def _render(
     return response
 
 
+class NulCharacter(Exception):
+    """A request parameter holds a NUL character (U+0000); see ``config.middleware``."""
+
+
 def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     """handler400: translated 400 page (plain layout, no user part) or the htmx alert.
 
@@ -104,7 +108,12 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
     raises: nothing here calls it (the page then says to use the address the
     organiser gave out, and offers no link on the wrong host).
     """
-    return _render(request, "400.html", 400, {"bad_host": isinstance(exception, DisallowedHost)}, plain=True)
+    context = {
+        "bad_host": isinstance(exception, DisallowedHost),
+        # config.middleware.RejectNulCharactersMiddleware: a field held a character no keyboard types.
+        "nul_character": isinstance(exception, NulCharacter),
+    }
+    return _render(request, "400.html", 400, context, plain=True)
 
 
 def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:

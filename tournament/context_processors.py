@@ -82,5 +82,15 @@ def ui_messages(request: HttpRequest) -> dict[str, object]:
             "wonBy": _("won by {name}"),
             "points": _("{points} points"),
             "typedReplaced": _("The typed points ({points}) were replaced by the tapped cards."),
+            # The Schocken half tracker (static/js/half_tracker.js).
+            "trackerRolls": _counted(lambda n: ngettext("{count} roll", "{count} rolls", n)),
+            "trackerProgress": _("{done} of {total} throws entered"),
+            "trackerRestored": _(
+                "Carried on where you were: this game is kept on this tablet until its loser is recorded."
+            ),
+            "trackerOffline": _(
+                "No connection: the throws stay on this tablet and are scored as soon as the connection is back."
+            ),
+            "trackerTakenBack": _("The last round is back: change what was wrong and score it again."),
         }
     }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date, datetime
 from decimal import Decimal
 
 from django import forms
@@ -10,6 +11,9 @@ from django.utils.translation import gettext_lazy as _
 from games.rules.uno import ACTION_CARDS, SCORING_PRESETS
 from tournament import enums
 from tournament.desk import WindowInput
+from tournament.desk.registration import decode_player_csv
+from tournament.desk.tournaments import date_problem
+from tournament.errors import ServiceError
 from tournament.formats import registry
 from tournament.models import Tournament
 
@@ -36,6 +40,13 @@ def format_game_mismatch(fmt: str, game: str) -> str:
     return str(_("%(format)s is played with %(games)s.") % {"format": record.label, "games": games})
 
 
+def within_years(value: date | datetime | None) -> None:
+    """Form validator: the dates the services accept (``desk.tournaments.date_problem``)."""
+    problem = date_problem(value)
+    if problem:
+        raise forms.ValidationError(problem, code="year_out_of_range")
+
+
 class DateTimeLocalInput(forms.DateTimeInput):
     input_type = "datetime-local"
 
@@ -45,7 +56,7 @@ class DateTimeLocalInput(forms.DateTimeInput):
 
 class TournamentCreateForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=200)
-    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}), validators=[within_years])
     venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
     game = forms.ChoiceField(label=_("Game"), choices=enums.Game.choices)
     format = forms.ChoiceField(
@@ -77,9 +88,10 @@ class TournamentCreateForm(forms.Form):
                 label=_("Registration window %(n)d opens") % {"n": slot},
                 required=required,
                 widget=DateTimeLocalInput(),
+                validators=[within_years],
             )
             self.fields[f"window_{slot}_closes"] = forms.DateTimeField(
-                label=_("closes"), required=required, widget=DateTimeLocalInput()
+                label=_("closes"), required=required, widget=DateTimeLocalInput(), validators=[within_years]
             )
 
     def window_fields(self) -> list[tuple[forms.BoundField, forms.BoundField]]:
@@ -124,7 +136,17 @@ class TournamentCreateForm(forms.Form):
 class TournamentSettingsForm(forms.ModelForm):
     """The settings every tournament has, and those its format uses (``Format.settings_used``)."""
 
-    COMMON = ("name", "date", "venue", "capacity", "entry_fee", "confirm_results", "display_rotation_seconds")
+    COMMON = (
+        "name",
+        "date",
+        "venue",
+        "capacity",
+        "entry_fee",
+        "confirm_results",
+        "display_rotation_seconds",
+        "display_language",
+        "listed",
+    )
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
@@ -150,8 +172,15 @@ class TournamentSettingsForm(forms.ModelForm):
             ),
             "confirm_results",
             "display_rotation_seconds",
+            "display_language",
+            "listed",
         ]
         widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
+
+    def clean_date(self) -> object:
+        value = self.cleaned_data.get("date")
+        within_years(value)  # type: ignore[arg-type]
+        return value
 
     def clean(self) -> dict[str, object]:
         data = super().clean() or {}
@@ -168,6 +197,11 @@ class PlayerForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=120)
     club = forms.CharField(label=_("Club"), max_length=120, required=False)
     contact = forms.CharField(label=_("Contact (phone or e-mail)"), max_length=200, required=False)
+    check_in_now = forms.BooleanField(
+        label=_("Here now: the checklist is done, check in at once"),
+        required=False,
+        help_text=_("For a walk-in at the desk: registered and checked in with one tap."),
+    )
     confirm_same_name = forms.BooleanField(required=False, widget=forms.HiddenInput)
     confirm_outside_window = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
@@ -179,14 +213,13 @@ class CsvImportForm(forms.Form):
     def clean_file(self) -> str:
         upload = self.cleaned_data["file"]
         if upload.size > MAX_CSV_BYTES:
-            raise forms.ValidationError(_("The file is larger than 1 MB."))
-        raw = upload.read()
-        for encoding in ("utf-8-sig", "cp1252"):
-            try:
-                return str(raw.decode(encoding))
-            except UnicodeDecodeError:
-                continue
-        raise forms.ValidationError(_("The file is not a text (CSV) file."))
+            raise forms.ValidationError(
+                _("The file is larger than 1 MB. Split it into smaller files and import them one after the other.")
+            )
+        try:
+            return decode_player_csv(upload.read())  # the encodings it reads: see there
+        except ServiceError as error:
+            raise forms.ValidationError(error.message) from None
 
 
 class CsvTextForm(forms.Form):
@@ -197,13 +230,30 @@ class CsvTextForm(forms.Form):
 
 
 class StaffForm(forms.Form):
-    username = forms.CharField(label=_("User name"), max_length=150)
-    role = forms.ChoiceField(label=_("Role"), choices=enums.Role.choices)
-    password = forms.CharField(
-        label=_("Password (only for a new user)"),
-        required=False,
-        widget=forms.PasswordInput(render_value=False),
+    """Give a person a role: on a new account (its name and the password it gets) or on an
+    existing one (its name and its current password, which the view checks with
+    ``authenticate``, throttled like a login). The password is never shown again."""
+
+    NEW = "new"
+    EXISTING = "existing"
+
+    account = forms.ChoiceField(
+        label=_("Account"),
+        choices=[(NEW, _("Create a new account")), (EXISTING, _("Use an existing account"))],
+        initial=NEW,
+        widget=forms.RadioSelect,
     )
+    username = forms.CharField(
+        label=_("User name"), max_length=150, widget=forms.TextInput(attrs={"autocomplete": "off"})
+    )
+    password = forms.CharField(
+        label=_("Password"),
+        strip=False,
+        help_text=_("New account: the password it gets. Existing account: its current password."),
+        # "new-password": the browser must not fill in the organiser's own password here.
+        widget=forms.PasswordInput(render_value=False, attrs={"autocomplete": "new-password"}),
+    )
+    role = forms.ChoiceField(label=_("Role"), choices=enums.Role.choices)
 
 
 class ChecklistItemForm(forms.Form):
@@ -212,8 +262,8 @@ class ChecklistItemForm(forms.Form):
 
 
 class WindowForm(forms.Form):
-    opens_at = forms.DateTimeField(label=_("Opens"), widget=DateTimeLocalInput())
-    closes_at = forms.DateTimeField(label=_("Closes"), widget=DateTimeLocalInput())
+    opens_at = forms.DateTimeField(label=_("Opens"), widget=DateTimeLocalInput(), validators=[within_years])
+    closes_at = forms.DateTimeField(label=_("Closes"), widget=DateTimeLocalInput(), validators=[within_years])
 
     def clean(self) -> dict[str, object]:
         data = super().clean() or {}

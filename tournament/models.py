@@ -8,7 +8,9 @@ same moment (unique start numbers, one live check-in per player).
 
 from __future__ import annotations
 
+import secrets
 from decimal import Decimal
+from typing import Any
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -19,11 +21,31 @@ from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 
 from games.rules.uno import STANDARD_SCORING
-from tournament import enums
+from tournament import enums, folding
 
 
 def default_scoring_table() -> dict[str, int]:
     return dict(STANDARD_SCORING)
+
+
+# Characters of a public key: ``secrets.token_urlsafe(12)`` gives 16 of these (96 random bits).
+PUBLIC_KEY_LENGTH = 16
+
+
+def new_public_key() -> str:
+    """An unguessable token for a tournament's public link (``/p/<key>/``): 16 URL-safe
+    characters, never all digits, so it cannot be taken for a tournament's number."""
+    while True:
+        key = secrets.token_urlsafe(12)
+        if not key.isdecimal():
+            return key
+
+
+def display_language_choices() -> list[tuple[str, Any]]:
+    """The projector's language (``Tournament.display_language``): one of the site's
+    languages, or "" for the language of each screen's browser. A callable, so the
+    migrations do not copy the site's languages."""
+    return [("", _("each screen's browser language")), *settings.LANGUAGES]
 
 
 class Tournament(models.Model):
@@ -162,6 +184,30 @@ class Tournament(models.Model):
     display_rotation_seconds = models.PositiveSmallIntegerField(
         _("projector: seconds per view"), default=15, validators=[MinValueValidator(3)]
     )
+    # The hall reads one language; a single screen can still ask for another with ``?lang=``.
+    display_language = models.CharField(
+        _("projector: language"),
+        max_length=10,
+        blank=True,
+        default="",
+        choices=display_language_choices,
+        help_text=_(
+            "The language of the projector in the hall. One screen can show another language: "
+            "add ?lang=de, ?lang=it or ?lang=en to its address."
+        ),
+    )
+
+    # The public pages (projector, phone page, JSON) live under ``/p/<public_key>/``; the old
+    # ``/p/<id>/`` addresses redirect there only while the tournament is listed.
+    public_key = models.CharField(_("public key"), max_length=32, unique=True, default=new_public_key, editable=False)
+    listed = models.BooleanField(
+        _("listed"),
+        default=True,
+        help_text=_(
+            "Listed: anyone who knows the tournament's number can open its public pages. "
+            "Unlisted: only the public link (QR code) opens them."
+        ),
+    )
 
     # Bumped by every write; public pages derive their ETag from it.
     version = models.PositiveBigIntegerField(default=1, editable=False)
@@ -269,11 +315,14 @@ class Player(models.Model):
     status_changed_at = models.DateTimeField(auto_now_add=True)
     # Case- and space-folded name, to warn about a second registration of one person.
     name_key = models.CharField(max_length=120, db_index=True, editable=False)
+    # Name and club folded for search and sorting (tournament.folding.search_text): "hoeller" finds "Höller",
+    # and ordering by it is German and Italian dictionary order. Set by save(); bulk writers set it themselves.
+    folded = models.CharField(max_length=folding.SEARCH_TEXT_MAX, blank=True, default="", editable=False)
 
     class Meta:
         verbose_name = _("player")
         verbose_name_plural = _("players")
-        ordering = ["name", "pk"]
+        ordering = ["folded", "name", "pk"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "start_number"], name="player_start_number_unique"),
         ]
@@ -283,6 +332,13 @@ class Player(models.Model):
         if self.start_number:
             return f"{self.start_number} {self.name}"
         return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.folded = folding.search_text(self.name, self.club)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and {"name", "club"} & set(update_fields):
+            kwargs["update_fields"] = {*update_fields, "folded"}
+        super().save(*args, **kwargs)
 
 
 class PlayerCheck(models.Model):
@@ -307,7 +363,8 @@ class CheckIn(models.Model):
     """A player's check-in. At most one live check-in per player (constraint).
 
     ``override`` records that the player was checked in with open checklist
-    items, by whom and when; ``open_items`` keeps the labels that were open.
+    items, by whom and when; ``open_items`` keeps the labels that were open and
+    ``override_reason`` what the desk typed as the reason.
     """
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="check_ins")
@@ -315,6 +372,8 @@ class CheckIn(models.Model):
     checked_in_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     override = models.BooleanField(default=False)
     open_items = models.JSONField(default=list, blank=True)
+    # Why the desk let the player in with open items ("certificate comes by e-mail"); required with an override.
+    override_reason = models.CharField(max_length=200, blank=True, default="")
     cancelled_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

@@ -12,7 +12,8 @@ the page (through the full role check) can ever match it. The version itself is
 public (the projector's ETag shows it). Anything else gets the normal view:
 login, role check, render.
 
-ETag: ``"<page>-<tournament>-<version>-<language>-<extra>-<session hash>"``,
+ETag: ``"<page>-<tournament>-<version>-<language>-<extra>-<session hash>"``
+(``<tournament>``: its id, or on a public page its public key),
 where ``extra`` names the object shown (a table id, a search). Only the
 polled region (an htmx request whose ``HX-Target`` is the region) carries an
 ETag; the whole page never does, so a reload always renders afresh (new
@@ -59,7 +60,7 @@ def short_hash(text: str) -> str:
 
 
 def etag_for(
-    request: HttpRequest, page: str, tournament_id: int, version: int, *, extra: str = "", private: bool = True
+    request: HttpRequest, page: str, tournament_id: int | str, version: int, *, extra: str = "", private: bool = True
 ) -> str | None:
     """The ETag of a polled region (None: this request cannot be answered with a 304)."""
     who = session_hash(request) if private else "public"
@@ -83,12 +84,20 @@ def answer_if_unchanged(request: HttpRequest, etag: str | None) -> HttpResponse 
 
 
 def attach(
-    request: HttpRequest, page: str, target: str, tournament_id: int, *, extra: str = "", private: bool = True
+    request: HttpRequest,
+    page: str,
+    target: str,
+    tournament_id: int | str,
+    *,
+    extra: str = "",
+    private: bool = True,
+    version_of: Callable[[Any], int | None] = current_version,
 ) -> str | None:
     """Work out the region's current ETag and give the template ``request.poll``
     (``target``, ``etag``, ``seconds``). Views that answer a write with the
-    region call it too, so the tablet's next poll is a 304. One query."""
-    version = current_version(tournament_id)
+    region call it too, so the tablet's next poll is a 304. One query:
+    ``version_of(tournament_id)`` (a public page passes the public key and its lookup)."""
+    version = version_of(tournament_id)
     etag = None
     if version is not None:
         etag = etag_for(request, page, tournament_id, version, extra=extra, private=private)
@@ -98,7 +107,13 @@ def attach(
 
 
 def polled(
-    page: str, *, target: str, private: bool = True, extra: Callable[..., str] | None = None
+    page: str,
+    *,
+    target: str,
+    private: bool = True,
+    extra: Callable[..., str] | None = None,
+    by: str = "tournament_id",
+    version: Callable[[Any], int | None] = current_version,
 ) -> Callable[[View], View]:
     """Make a tournament view answer conditional polls of its region ``target``.
 
@@ -107,13 +122,17 @@ def polled(
     the template's ``data-poll`` attributes. ``private=False`` is for public
     pages (no session in the ETag); ``extra(request, **kwargs)`` names what the
     page shows beyond the tournament (default: the URL's other arguments).
+    ``by`` names the URL argument that identifies the tournament and ``version``
+    reads its version by it in one query (the public pages: ``public_key`` and
+    ``selectors.public.current_version``); the view receives it first.
     """
 
     def decorator(view: View) -> View:
         @functools.wraps(view)
-        def wrapper(request: HttpRequest, tournament_id: int, **kwargs: Any) -> HttpResponse:
+        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            (tournament_id,) = args or (kwargs.pop(by),)  # Django passes it by name; a caller may pass it first
             detail = extra(request, **kwargs) if extra else "-".join(str(value) for value in kwargs.values())
-            etag = attach(request, page, target, tournament_id, extra=detail, private=private)
+            etag = attach(request, page, target, tournament_id, extra=detail, private=private, version_of=version)
             partial = _is_partial(request, target)
             if partial:
                 unchanged = answer_if_unchanged(request, etag)

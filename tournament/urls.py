@@ -1,9 +1,21 @@
-from django.urls import path
+from django.urls import path, register_converter
 
 from tournament.formats import registry
-from tournament.views import corrections, desk, display, exports, offline, organiser, referee, rounds
+from tournament.views import (
+    corrections,
+    desk,
+    display,
+    exports,
+    offline,
+    organiser,
+    printing,
+    public_link,
+    referee,
+    rounds,
+)
 
 app_name = "tournament"
+register_converter(display.PublicKeyConverter, "public_key")
 
 urlpatterns = [
     path("", desk.home, name="home"),
@@ -27,6 +39,29 @@ urlpatterns = [
     path("t/<int:tournament_id>/draw/", desk.draw, name="draw"),
     path("t/<int:tournament_id>/print/cards/", desk.print_cards, name="print_cards"),
     path("t/<int:tournament_id>/print/players/", desk.print_players, name="print_players"),
+    # The print pack (views/printing.py): every printable from one page.
+    path("t/<int:tournament_id>/print/", printing.pack, name="print_pack"),
+    path(
+        "t/<int:tournament_id>/print/rounds/<int:round_number>/table-cards/",
+        printing.table_cards,
+        name="print_table_cards",
+    ),
+    path(
+        "t/<int:tournament_id>/print/rounds/<int:round_number>/seating/",
+        printing.seating_by_table,
+        name="print_seating",
+    ),
+    path(
+        "t/<int:tournament_id>/print/rounds/<int:round_number>/seating-by-name/",
+        printing.seating_by_name,
+        name="print_seating_by_name",
+    ),
+    path(
+        "t/<int:tournament_id>/print/rounds/<int:round_number>/result-slips/",
+        printing.result_slips,
+        name="print_result_slips",
+    ),
+    path("t/<int:tournament_id>/print/ranking/", printing.ranking, name="print_ranking"),
     path("t/<int:tournament_id>/settings/", organiser.tournament_settings, name="settings"),
     path("t/<int:tournament_id>/settings/checklist/", organiser.add_checklist_item, name="add_checklist_item"),
     path(
@@ -36,6 +71,7 @@ urlpatterns = [
     ),
     path("t/<int:tournament_id>/settings/windows/", organiser.add_window, name="add_window"),
     path("t/<int:tournament_id>/settings/scoring/", organiser.scoring, name="scoring"),
+    path("t/<int:tournament_id>/settings/public-link/", public_link.new_public_link, name="new_public_link"),
     path("t/<int:tournament_id>/equipment/", desk.equipment, name="equipment"),
     path(
         "t/<int:tournament_id>/players/<int:player_id>/returned/<int:item_id>/",
@@ -65,10 +101,16 @@ urlpatterns = [
         name="table_corrections",
     ),
     path("t/<int:tournament_id>/referee/tables/<int:table_id>/time/", referee.call_time, name="call_time"),
-    path("p/<int:tournament_id>/", display.projector, name="projector"),
-    path("p/<int:tournament_id>/screen/", display.projector_screen, name="projector_screen"),
-    path("p/<int:tournament_id>/find/", display.find, name="find"),
-    path("p/<int:tournament_id>/api.json", display.api, name="api"),
+    # The public pages under the tournament's unguessable key (``Tournament.public_key``).
+    path("p/<public_key:public_key>/", display.projector, name="projector"),
+    path("p/<public_key:public_key>/screen/", display.projector_screen, name="projector_screen"),
+    path("p/<public_key:public_key>/find/", display.find, name="find"),
+    path("p/<public_key:public_key>/api.json", display.api, name="api"),
+    # The old addresses by number: a redirect to the above while the tournament is listed, else 404.
+    path("p/<int:tournament_id>/", display.by_number, {"page": "projector"}, name="projector_by_number"),
+    path("p/<int:tournament_id>/screen/", display.by_number, {"page": "projector_screen"}, name="screen_by_number"),
+    path("p/<int:tournament_id>/find/", display.by_number, {"page": "find"}, name="find_by_number"),
+    path("p/<int:tournament_id>/api.json", display.by_number, {"page": "api"}, name="api_by_number"),
 ]
 # Each format's own pages (the life-bands half tracker, ...).
 urlpatterns += [pattern for record in registry.FORMATS.values() for pattern in record.urlpatterns]

@@ -15,6 +15,10 @@ from games.rules.base import GameRules, ResultKind
 NUMBER_CARDS: tuple[str, ...] = tuple(str(n) for n in range(10))
 ACTION_CARDS: tuple[str, ...] = ("draw_two", "reverse", "skip", "wild", "wild_draw_four")
 CARD_KINDS: tuple[str, ...] = NUMBER_CARDS + ACTION_CARDS
+# A deck has 108 cards; a hand or a typed total beyond these is a typing slip (and would overflow the
+# database's integer columns long before any real game could).
+MAX_CARDS_OF_A_KIND = 108
+MAX_CARD_POINTS = 9_999
 
 STANDARD_SCORING: Mapping[str, int] = {"draw_two": 20, "reverse": 20, "skip": 20, "wild": 50, "wild_draw_four": 50}
 HOUSE_RULES_SCORING: Mapping[str, int] = {**STANDARD_SCORING, "wild_draw_four": 70}

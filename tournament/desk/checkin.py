@@ -65,14 +65,28 @@ class CheckInResult:
     start_number_assigned: bool
 
 
-def check_in_player(*, tournament: Tournament, actor: User, player_id: int, override: bool = False) -> CheckInResult:
+OVERRIDE_REASON_MAX = 200
+
+
+def check_in_player(
+    *,
+    tournament: Tournament,
+    actor: User,
+    player_id: int,
+    override: bool = False,
+    override_reason: str = "",
+    all_checked: bool = False,
+) -> CheckInResult:
     """Check a player in.
 
     Refused for a withdrawn, no-show or waiting player and for one already
-    checked in. A player with open checklist items is checked in only with
-    ``override``, which is recorded with who and when. After the draw a late
-    arrival gets the next free start number.
+    checked in. ``all_checked``: the desk has seen every checklist item, so the
+    open ones are ticked in the same step (one tap at the desk). Otherwise a
+    player with open checklist items is checked in only with ``override`` and a
+    reason (at most 200 characters), recorded with who and when. After the draw
+    a late arrival gets the next free start number.
     """
+    override_reason = " ".join(override_reason.split())
     with transaction.atomic():
         locked = lock_tournament(tournament.pk)
         player = lock_player(locked, player_id)
@@ -85,15 +99,30 @@ def check_in_player(*, tournament: Tournament, actor: User, player_id: int, over
         if player.status == enums.PlayerStatus.WAITING:
             raise ServiceError(_("%(name)s is on the waiting list; the tournament is full.") % {"name": player.name})
         ticked = set(PlayerCheck.objects.filter(player=player).values_list("item_id", flat=True))
-        open_items = [item.label for item in locked.checklist_items.all() if item.pk not in ticked]
-        if open_items and not override:
-            raise NeedsConfirmation(
-                _("Open checklist items: %(items)s. Check in only with an override.")
-                % {"items": ", ".join(open_items)},
-                kind="override",
+        open_checks = [item for item in locked.checklist_items.all() if item.pk not in ticked]
+        if all_checked and open_checks:
+            PlayerCheck.objects.bulk_create(
+                PlayerCheck(player=player, item=item, checked_by=acting_user(actor)) for item in open_checks
             )
+            audit(locked, actor, "checks_all_ticked", player=player.pk, items=[item.label for item in open_checks])
+            open_checks = []
+        open_items = [item.label for item in open_checks]
+        if open_items and not (override and override_reason):
+            # Asked again (not refused) when the reason is missing, so the desk can type it and tap once more.
+            question = _("Open checklist items: %(items)s. Check in only with an override.") % {
+                "items": ", ".join(open_items)
+            }
+            if override:
+                question += " " + _("Give the reason for the override, for example “certificate comes by e-mail”.")
+            raise NeedsConfirmation(question, kind="override")
+        if len(override_reason) > OVERRIDE_REASON_MAX:
+            raise ServiceError(_("The reason is longer than %(max)d characters.") % {"max": OVERRIDE_REASON_MAX})
         CheckIn.objects.create(
-            player=player, checked_in_by=acting_user(actor), override=bool(open_items), open_items=open_items
+            player=player,
+            checked_in_by=acting_user(actor),
+            override=bool(open_items),
+            open_items=open_items,
+            override_reason=override_reason if open_items else "",
         )
         assigned = False
         if player.start_number is None and locked.draws.exists():
@@ -103,15 +132,10 @@ def check_in_player(*, tournament: Tournament, actor: User, player_id: int, over
         player.status_changed_at = timezone.now()
         player.save(update_fields=["status", "status_changed_at", "start_number"])
         bump(locked)
-        audit(
-            locked,
-            actor,
-            "player_checked_in",
-            player=player.pk,
-            override=bool(open_items),
-            open_items=open_items,
-            start_number=player.start_number,
-        )
+        detail: dict[str, object] = {"override": bool(open_items), "open_items": open_items}
+        if open_items:
+            detail["reason"] = override_reason
+        audit(locked, actor, "player_checked_in", player=player.pk, start_number=player.start_number, **detail)
     return CheckInResult(player=player, open_items=open_items, start_number_assigned=assigned)
 
 

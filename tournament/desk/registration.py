@@ -1,12 +1,15 @@
 """Registration: one player at a time or a CSV list; past capacity the waiting list.
 
-Contract: ``tournament.writes``.
+Contract: ``tournament.writes``. A CSV list is read in three steps: ``decode_player_csv``
+(the uploaded bytes to text, or a refusal), ``parse_player_csv`` (every row checked,
+nothing written) and ``import_players_csv`` (the good rows written in bulk).
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -15,17 +18,22 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournament import enums
+from tournament import enums, folding
 from tournament.desk.players import active_count, name_key
 from tournament.errors import NeedsConfirmation, ServiceError
-from tournament.models import Player, Tournament
-from tournament.writes import User, audit, bump, lock_tournament
+from tournament.middleware import current_origin
+from tournament.models import AuditEntry, Player, Tournament
+from tournament.writes import User, acting_user, audit, bump, lock_tournament
 
 NAME_MAX = Player._meta.get_field("name").max_length or 120
 
 CLUB_MAX = Player._meta.get_field("club").max_length or 120
 
 CONTACT_MAX = Player._meta.get_field("contact").max_length or 200
+
+# Players in one CSV file at most (the header and blank lines not counted): far more than any
+# tournament has, small enough that an import ends well inside the server's 30 s per request.
+MAX_IMPORT_ROWS = 20_000
 
 
 @dataclass(frozen=True)
@@ -128,6 +136,71 @@ class ImportReport:
         return sorted({line for line, _message in self.errors})
 
 
+# The first bytes of files uploaded by mistake instead of a CSV: spreadsheets and documents
+# (xlsx, ods and docx are zip files; xls and doc OLE2), images, PDF, gzip.
+_NOT_CSV_SIGNATURES = (
+    b"PK\x03\x04",
+    b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1",
+    b"\x89PNG",
+    b"\xff\xd8\xff",
+    b"GIF87a",
+    b"GIF89a",
+    b"%PDF-",
+    b"\x1f\x8b",
+)
+# Control characters other than tab and line breaks: a text file has none (or a stray one).
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def _not_csv() -> ServiceError:
+    return ServiceError(
+        _(
+            "This is not a CSV file (perhaps a spreadsheet or an image). In your spreadsheet program "
+            "choose “Save as” and the type “CSV”, then upload that file."
+        )
+    )
+
+
+def decode_player_csv(raw: bytes) -> str:
+    """The text of an uploaded player list; ``ServiceError`` (translated) when it is no text file.
+
+    The encoding, decided in this order:
+
+    1. a byte order mark: UTF-8 (Excel's "CSV UTF-8"), UTF-16 little or big endian
+       (Excel's "Unicode text", which is tab separated);
+    2. UTF-8 when the bytes are valid UTF-8 (plain ASCII too). Text in a legacy encoding
+       is almost never valid UTF-8 by chance: its "ö" is one byte (0xF6) that UTF-8 allows
+       only before three continuation bytes, never before a letter;
+    3. otherwise a legacy 8-bit file: Mac Roman when its lines end with a lone CR (Excel
+       for Mac's "CSV (Macintosh)"), else Windows-1252 (Excel's "CSV" on Windows in
+       Western Europe; Latin-1's letters plus „“€ where Latin-1 has invisible controls).
+
+    Refused: known binary formats (xlsx, xls, ods, images, PDF, zip) by their first bytes,
+    bytes that are none of these encodings, and text with many control characters (a binary
+    file, or UTF-16 without its mark). A stray NUL character is left in the text: the parse
+    reports its line (PostgreSQL cannot store it).
+    """
+    if raw.startswith(_NOT_CSV_SIGNATURES):
+        raise _not_csv()
+    try:
+        if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+            text = raw.decode("utf-16")  # reads the mark, either byte order, and drops it
+        elif raw.startswith(b"\xef\xbb\xbf"):
+            text = raw.decode("utf-8-sig")
+        else:
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                legacy = "mac_roman" if b"\r" in raw and b"\n" not in raw else "cp1252"
+                text = raw.decode(legacy)
+    except UnicodeDecodeError:
+        raise _not_csv() from None
+    sample = text[:4096]
+    if len(_CONTROL.findall(sample)) * 20 > len(sample):  # more than 1 in 20 characters
+        raise _not_csv()
+    return text
+
+
 HEADER_ALIASES = {
     "name": "name",
     "nome": "name",
@@ -149,10 +222,14 @@ HEADER_ALIASES = {
 
 
 def parse_player_csv(text: str, existing_keys: set[str]) -> ImportReport:
-    """Check a CSV of players (name, club, contact), comma or semicolon separated.
+    """Check a CSV of players (name, club, contact), comma, semicolon or tab separated
+    (whichever the first 4 KB hold most of; a tie goes to tab, then comma).
 
     A first row whose first cell is a known column name is a header. Every bad
-    row is reported with its line number; nothing is written here.
+    row is reported with its line number; nothing is written here. A row holding a
+    NUL or an unreadable character (U+FFFD) is a bad row; more than ``MAX_IMPORT_ROWS``
+    players, or a record the csv module cannot read, make the whole file an error
+    (no rows to import).
     """
     report = ImportReport()
     text = text.lstrip("\ufeff")
@@ -160,10 +237,13 @@ def parse_player_csv(text: str, existing_keys: set[str]) -> ImportReport:
         report.errors.append((0, _("The file is empty.")))
         return report
     sample = text[:4096]
-    delimiter = ";" if sample.count(";") > sample.count(",") else ","
+    # Tab first: names in a tab separated file often hold a comma ("Höller, Josef"), while a comma
+    # or semicolon separated file hardly ever holds a tab. Comma before semicolon, as always.
+    delimiter = max(("\t", ",", ";"), key=sample.count)  # the first of equal counts
     columns = ["name", "club", "contact"]
     seen: dict[str, int] = {}
     header_possible = True
+    rows = 0
     for line, raw_cells in _csv_records(text, delimiter):
         if raw_cells is None:
             report.rows.clear()
@@ -181,6 +261,29 @@ def parse_player_csv(text: str, existing_keys: set[str]) -> ImportReport:
                 return report
             columns = [str(column) for column in mapped]
             continue
+        rows += 1
+        if rows > MAX_IMPORT_ROWS:
+            report.rows.clear()
+            report.errors[:] = [
+                (
+                    0,
+                    _(
+                        "The file holds more than %(max)d players. Split it into smaller files "
+                        "and import them one after the other."
+                    )
+                    % {"max": MAX_IMPORT_ROWS},
+                )
+            ]
+            return report
+        if any("\x00" in cell or "\ufffd" in cell for cell in cells):
+            # PostgreSQL cannot store NUL; U+FFFD is a character lost in decoding (or a NUL that went
+            # through the page's hidden field).
+            message = _(
+                "This line holds a character that is not text (a NUL byte or an unreadable character). "
+                "Correct the line, or save the file again as CSV (UTF-8)."
+            )
+            report.errors.append((line, message))
+            continue
         if len(cells) > len(columns):
             report.errors.append(
                 (
@@ -197,6 +300,9 @@ def parse_player_csv(text: str, existing_keys: set[str]) -> ImportReport:
         values = dict(zip(columns, cells, strict=False))
         row = ImportRow(line, values.get("name", ""), values.get("club", ""), values.get("contact", ""))
         row_errors = _player_field_errors(row.name, row.club, row.contact)
+        if "\n" in row.name or "\r" in row.name:
+            # A name never runs over lines: a quote left open swallowed the lines after it.
+            row_errors.append(_("The name runs over several lines: is a quote left open?"))
         key = name_key(row.name)
         if row.name and key in existing_keys:
             row_errors.append(_("“%(name)s” is already registered.") % {"name": row.name})
@@ -233,19 +339,62 @@ def import_players_csv(*, tournament: Tournament, actor: User, text: str, skip_b
     """Import players from CSV text.
 
     With bad rows nothing is imported unless ``skip_bad_rows`` is set, in which
-    case the good rows are. Past capacity imported players join the waiting list.
+    case the good rows are. Past capacity imported players join the waiting list,
+    in the file's order. Each player gets the ``player_registered`` audit entry a
+    single registration gets, and the import one ``players_imported`` entry.
+
+    Written in bulk, so the number of queries does not grow with the rows (on
+    SQLite ``bulk_create`` splits the inserts to stay under its limit of variables
+    per query): one lock, one read of the names already registered, one count of
+    the places taken, the players, their audit entries, one version bump.
     """
     with transaction.atomic():
         locked = lock_tournament(tournament.pk)
+        if locked.status == enums.TournamentStatus.FINISHED:
+            report = ImportReport()
+            report.errors.append((0, _("The tournament is finished; no more registrations.")))
+            return report
         existing = set(Player.objects.filter(tournament=locked).values_list("name_key", flat=True))
         report = parse_player_csv(text, existing)
         if (report.errors and not skip_bad_rows) or not report.rows:
             return report
-        for row in report.rows:
-            player = _create_player(locked, actor, row.name, row.club, row.contact)
-            report.imported += 1
-            report.waitlisted += player.status == enums.PlayerStatus.WAITING
+        free = max(locked.capacity - active_count(locked), 0)
+        players = [
+            Player(
+                tournament=locked,
+                name=row.name,
+                club=row.club,
+                contact=row.contact,
+                name_key=name_key(row.name),
+                folded=folding.search_text(row.name, row.club),  # bulk_create does not call save()
+                status=enums.PlayerStatus.REGISTERED if index < free else enums.PlayerStatus.WAITING,
+            )
+            for index, row in enumerate(report.rows)
+        ]
+        # In the file's order: the primary keys (and registration times) order the waiting list.
+        Player.objects.bulk_create(players)
+        _audit_registered(locked, actor, players)
+        report.imported = len(players)
+        report.waitlisted = sum(player.status == enums.PlayerStatus.WAITING for player in players)
         report.applied = True
         bump(locked)
         audit(locked, actor, "players_imported", count=report.imported, skipped_lines=report.bad_lines)
     return report
+
+
+def _audit_registered(tournament: Tournament, actor: User, players: list[Player]) -> None:
+    """The ``player_registered`` entries of ``players`` (saved, with their keys), the same as
+    ``tournament.writes.audit`` writes for one registration, in one bulk insert."""
+    origin = current_origin()
+    AuditEntry.objects.bulk_create(
+        AuditEntry(
+            tournament=tournament,
+            actor=acting_user(actor),
+            action="player_registered",
+            detail={"player": player.pk, "name": player.name, "waiting": player.status == enums.PlayerStatus.WAITING},
+            player_id=player.pk,
+            source=origin.source if origin is not None else "",
+            device=origin.device_line if origin is not None else "",
+        )
+        for player in players
+    )

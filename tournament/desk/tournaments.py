@@ -20,9 +20,9 @@ from games.models import GameScore, GameStatus
 from games.rules import uno
 from tournament import enums
 from tournament.desk.players import name_key, promote_from_waiting_list
-from tournament.errors import ServiceError
+from tournament.errors import NeedsConfirmation, ServiceError
 from tournament.formats import registry
-from tournament.models import ChecklistItem, RegistrationWindow, StaffRole, Tournament
+from tournament.models import ChecklistItem, RegistrationWindow, StaffRole, Tournament, new_public_key
 from tournament.writes import User, acting_user, audit, bump, lock_tournament
 
 
@@ -30,6 +30,26 @@ from tournament.writes import User, acting_user, audit, bump, lock_tournament
 class WindowInput:
     opens_at: datetime
     closes_at: datetime
+
+
+# Dates a tournament and its registration windows may have. A typing slip such as the year 0001 would be
+# stored as a BC timestamp that no page could show again (Python's datetime stops at year 1).
+FIRST_YEAR, LAST_YEAR = 2000, 2099
+
+
+def date_problem(value: date_type | datetime | None) -> str:
+    """A translated refusal for a date outside ``FIRST_YEAR``..``LAST_YEAR``, or ""."""
+    if value is None or FIRST_YEAR <= value.year <= LAST_YEAR:
+        return ""
+    return _("Enter a date between %(first)d and %(last)d.") % {"first": FIRST_YEAR, "last": LAST_YEAR}
+
+
+def _check_window(opens_at: datetime, closes_at: datetime) -> None:
+    problem = date_problem(opens_at) or date_problem(closes_at)
+    if problem:
+        raise ServiceError(problem)
+    if closes_at <= opens_at:
+        raise ServiceError(_("A registration window must close after it opens."))
 
 
 def create_tournament(
@@ -60,9 +80,10 @@ def create_tournament(
         raise ServiceError(_("%(format)s is played with %(games)s.") % {"format": record.label, "games": games})
     if capacity < 3:
         raise ServiceError(_("Capacity must be at least 3 players."))
+    if date_problem(date):
+        raise ServiceError(date_problem(date))
     for window in windows:
-        if window.closes_at <= window.opens_at:
-            raise ServiceError(_("A registration window must close after it opens."))
+        _check_window(window.opens_at, window.closes_at)
     labels = _clean_labels(checklist)
     with transaction.atomic():
         tournament = Tournament.objects.create(
@@ -135,8 +156,7 @@ def remove_checklist_item(*, tournament: Tournament, actor: User, item_id: int) 
 def add_registration_window(
     *, tournament: Tournament, actor: User, opens_at: datetime, closes_at: datetime
 ) -> RegistrationWindow:
-    if closes_at <= opens_at:
-        raise ServiceError(_("A registration window must close after it opens."))
+    _check_window(opens_at, closes_at)
     with transaction.atomic():
         locked = lock_tournament(tournament.pk)
         window = RegistrationWindow.objects.create(tournament=locked, opens_at=opens_at, closes_at=closes_at)
@@ -147,7 +167,10 @@ def add_registration_window(
 
 def update_tournament(*, tournament: Tournament, actor: User, **values: Any) -> Tournament:
     """Change settings. Table sizes and capacity are checked; a capacity raise
-    moves the waiting list up."""
+    moves the waiting list up. A change of ``listed`` takes effect at once (the old
+    public addresses by number read it on every request); its audit entry says which way."""
+    if date_problem(values.get("date")):
+        raise ServiceError(date_problem(values.get("date")))
     with transaction.atomic():
         locked = lock_tournament(tournament.pk)
         for key, value in values.items():
@@ -159,7 +182,35 @@ def update_tournament(*, tournament: Tournament, actor: User, **values: Any) -> 
         locked.save()
         promote_from_waiting_list(locked, actor)
         bump(locked)
-        audit(locked, actor, "tournament_updated", fields=sorted(values))
+        detail: dict[str, Any] = {"fields": sorted(values)}
+        if "listed" in values:
+            detail["listed"] = bool(locked.listed)
+        audit(locked, actor, "tournament_updated", **detail)
+    locked.refresh_from_db()
+    return locked
+
+
+def renew_public_key(*, tournament: Tournament, actor: User, confirmed: bool = False) -> Tournament:
+    """Give the tournament a new public link (``Tournament.public_key``): the old one, on the
+    projector, the phones and printed QR codes, stops working at once.
+
+    Raises ``NeedsConfirmation`` (kind "new_public_key", saying what stops working) unless
+    ``confirmed``. The version is bumped, so no cached public page outlives the old key."""
+    if not confirmed:
+        raise NeedsConfirmation(
+            _(
+                "The current public link and its QR codes stop working at once: the projector, the players' "
+                "phones and printed player lists that use it show “not found”. Open the projector again and "
+                "print the player list again with the new link."
+            ),
+            kind="new_public_key",
+        )
+    with transaction.atomic():
+        locked = lock_tournament(tournament.pk)
+        locked.public_key = new_public_key()
+        locked.save(update_fields=["public_key"])
+        bump(locked)
+        audit(locked, actor, "public_key_renewed")
     locked.refresh_from_db()
     return locked
 

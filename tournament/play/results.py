@@ -138,6 +138,11 @@ def priced_hands(
             raise ServiceError(_("Enter the card points of every player who did not win."))
         if value < 0:
             raise ServiceError(_("Card points cannot be negative."))
+        if value > uno.MAX_CARD_POINTS or any(count > uno.MAX_CARDS_OF_A_KIND for count in hands.get(pid, {}).values()):
+            raise ServiceError(
+                _("A hand of more than %(max)d points cannot be right. Check the cards and record the game again.")
+                % {"max": uno.MAX_CARD_POINTS}
+            )
         values[pid] = (value, dict(hands.get(pid, {})))
     if card_points and set(card_points) - seated:
         raise ServiceError(_("Points were entered for a player who does not sit at this table."))

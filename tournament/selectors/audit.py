@@ -328,6 +328,7 @@ SENTENCES = {
     "tournament_finished": gettext_lazy("Tournament finished."),
     "tournament_created": gettext_lazy("Tournament “%(name)s” created."),
     "tournament_updated": gettext_lazy("Settings changed: %(fields)s."),
+    "public_key_renewed": gettext_lazy("New public link issued; the old link no longer opens the public pages."),
     "scoring_table_changed": gettext_lazy("Scoring table changed."),
     "checklist_item_added": gettext_lazy("Checklist item “%(label)s” added."),
     "checklist_item_removed": gettext_lazy("Checklist item “%(label)s” removed."),
@@ -340,6 +341,7 @@ SENTENCES = {
     "player_moved_up": gettext_lazy("%(player)s moved up from the waiting list."),
     "check_ticked": gettext_lazy("“%(item)s” ticked for %(player)s."),
     "check_unticked": gettext_lazy("“%(item)s” unticked for %(player)s."),
+    "checks_all_ticked": gettext_lazy("Every checklist item ticked for %(player)s."),
     "equipment_returned": gettext_lazy("%(player)s returned the equipment."),
     "equipment_return_undone": gettext_lazy("Equipment return of %(player)s undone."),
     "player_checked_in": gettext_lazy("%(player)s checked in."),
@@ -351,11 +353,14 @@ SENTENCES = {
 # Sentences added after the action's own, when its detail says so.
 WAITING = gettext_lazy("On the waiting list.")
 OVERRIDE = gettext_lazy("Checked in with open items: %(items)s.")
+OVERRIDE_REASON = gettext_lazy("Reason: %(reason)s.")
 START_NUMBER = gettext_lazy("Start number %(number)s.")
 FINAL_TABLE = gettext_lazy("The final table.")
 MOVED_UP = gettext_lazy("Moved up: %(players)s.")
 LEFT_OUT = gettext_lazy("Left out: %(players)s.")
 CARD_POINTS = gettext_lazy("Card points were entered.")
+LISTED = gettext_lazy("Public pages: listed (the tournament's number opens them).")
+UNLISTED = gettext_lazy("Public pages: unlisted (only the public link opens them).")
 UNKNOWN = gettext_lazy("%(action)s.")
 
 
@@ -403,8 +408,12 @@ def _extras(action: str, detail: Mapping[str, Any], values: Mapping[str, Any]) -
     if action == "player_checked_in":
         if detail.get("override") and detail.get("open_items"):
             yield str(OVERRIDE) % {"items": ", ".join(map(str, detail["open_items"]))}
+            if detail.get("reason"):
+                yield str(OVERRIDE_REASON) % {"reason": str(detail["reason"]).rstrip(".")}
         if detail.get("start_number"):
             yield str(START_NUMBER) % {"number": detail["start_number"]}
+    if action == "tournament_updated" and isinstance(detail.get("listed"), bool):
+        yield str(LISTED if detail["listed"] else UNLISTED)
     if action in ("main_round_started", "consolation_tables_formed") and detail.get("final"):
         yield str(FINAL_TABLE)
     if action == "round_started":

@@ -9,7 +9,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Case, Count, F, Prefetch, Q, QuerySet, Value, When
 
-from tournament import enums
+from tournament import enums, folding
 from tournament.models import CheckIn, Player, PlayerCheck, StaffRole, StartNumberDraw, Tournament
 
 CHECKIN_LIST_LIMIT = 60
@@ -72,34 +72,53 @@ def _with_desk_details(qs: QuerySet[Player]) -> QuerySet[Player]:
     )
 
 
-def search_players(
-    tournament: Tournament, query: str = "", limit: int = CHECKIN_LIST_LIMIT
-) -> tuple[list[Player], int]:
-    """Players matching a name fragment or a start number, for the check-in screen.
+# What the counters above the check-in list open (``?show=``): the statuses each one counts.
+SHOW = {
+    "registered": (enums.PlayerStatus.REGISTERED, enums.PlayerStatus.CHECKED_IN),
+    "checked_in": (enums.PlayerStatus.CHECKED_IN,),
+    "missing": (enums.PlayerStatus.REGISTERED,),
+    "waiting": (enums.PlayerStatus.WAITING,),
+}
 
-    Returns at most ``limit`` players (exact start number first, then by name)
-    and how many matched in all.
+
+def folded_match(query: str) -> Q:
+    """Players whose name or club matches every typed word, however accented or cased (``tournament.folding``)."""
+    condition = Q()
+    for word, folded in folding.query_words(query):
+        condition &= Q(folded__contains=word) | Q(folded__contains=folded)
+    return condition
+
+
+def search_players(
+    tournament: Tournament, query: str = "", limit: int = CHECKIN_LIST_LIMIT, show: str = ""
+) -> tuple[list[Player], int]:
+    """Players matching a name, a part of it, a club or a start number, for the check-in screen.
+
+    ``show`` narrows to what a counter counts (``SHOW``; anything else: everyone).
+    Returns at most ``limit`` players (exact start number first, then in
+    dictionary order) and how many matched in all.
     """
     qs = Player.objects.filter(tournament=tournament)
+    if show in SHOW:
+        qs = qs.filter(status__in=SHOW[show])
     query = query.strip()
-    order: list[Any] = ["name", "pk"]
+    order: list[Any] = ["folded", "name", "pk"]
     # isdecimal, not isdigit: int() refuses digits such as "²".
-    if query.isdecimal():
+    if query.isdecimal() and len(query) <= 9:
         number = int(query)
-        qs = qs.filter(Q(start_number=number) | Q(name__icontains=query))
+        qs = qs.filter(Q(start_number=number) | folded_match(query))
         # Sorted in the database, so the exact number is never cut off by the limit.
         order.insert(0, Case(When(start_number=number, then=Value(0)), default=Value(1)))
     elif query:
-        for word in query.split():
-            qs = qs.filter(name__icontains=word)
+        qs = qs.filter(folded_match(query))
     total = qs.count()
     players = list(_with_desk_details(qs.order_by(*order))[:limit])
     return players, total
 
 
-def desk_player(tournament: Tournament, player_id: int) -> Player:
-    """One player with what the check-in row shows."""
-    return _with_desk_details(Player.objects.filter(tournament=tournament, pk=player_id)).get()
+def desk_player(tournament: Tournament, player_id: int) -> Player | None:
+    """One player of this tournament with what the check-in row shows; None for an id that is not one."""
+    return _with_desk_details(Player.objects.filter(tournament=tournament, pk=player_id)).first()
 
 
 def players_for_print(tournament: Tournament, *, checked_in_only: bool = False) -> list[Player]:
@@ -108,12 +127,12 @@ def players_for_print(tournament: Tournament, *, checked_in_only: bool = False) 
     )
     if checked_in_only:
         qs = qs.filter(status=enums.PlayerStatus.CHECKED_IN)
-    return list(_with_desk_details(qs).order_by(*(("start_number", "name") if checked_in_only else ("name",))))
+    return list(_with_desk_details(qs).order_by(*(("start_number", "name") if checked_in_only else ("folded", "name"))))
 
 
 def all_players(tournament: Tournament) -> list[Player]:
     """Every player, waiting list in its order at the end, for the printable list."""
-    return list(_with_desk_details(Player.objects.filter(tournament=tournament)).order_by("name", "pk"))
+    return list(_with_desk_details(Player.objects.filter(tournament=tournament)).order_by("folded", "name", "pk"))
 
 
 def latest_draw(tournament: Tournament) -> StartNumberDraw | None:

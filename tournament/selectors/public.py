@@ -1,6 +1,18 @@
 """What the public sees: one snapshot of a tournament for the projector, the
 phone page and the JSON API. No staff data (contacts, checklist, overrides).
 
+Only players who take part are public: checked in, or seated at a table at some
+point (a player who played and then withdrew keeps the games they played).
+Registered players who never checked in, the waiting list, no-shows and players
+who withdrew before playing appear nowhere. Per list:
+
+- rounds, tables and seats (projector, bracket, JSON): whoever was seated there;
+- alphabetical seating: the seats of the live tables;
+- ranking and standings: the format's ranking, limited to players who take part
+  (``_taking_part``; the formats already rank only those);
+- waiting pool (life bands): players who went out at a table, so they played;
+- the phone page's search (``find_players``): players who take part.
+
 Every function issues a fixed number of queries, whatever the field size.
 """
 
@@ -10,16 +22,21 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import Prefetch
+from django.db.models import Exists, OuterRef, Prefetch, Q
 
-from tournament import enums
+from tournament import enums, folding
 from tournament.formats import registry
 from tournament.formats.record import Format, Standing
 from tournament.models import Player, Round, Seat, Table, Tournament
+from tournament.selectors.desk import folded_match
 
-ALPHA_PAGE = 60  # names a page that fit at 38 px in 4 columns
+# The projector's pages as the server sends them: what a 16:9 screen holds when no name wraps
+# (names at 36 px in 4 columns of 15; tables in 3 columns of 4; standings in 2 columns of 14).
+# projector.js pages each list again to the screen it is shown on (a 4:3 beamer holds fewer
+# columns, a long name wraps onto a second line), so these sizes never decide what is cut.
+ALPHA_PAGE = 60
 TABLES_PAGE = 12
-STANDINGS_PAGE = 20
+STANDINGS_PAGE = 28
 
 
 @dataclass
@@ -109,12 +126,27 @@ class Snapshot:
 
     def seating_alphabetical(self) -> list[tuple[PublicSeat, PublicTable]]:
         pairs = [(seat, table) for table in self.live_tables for seat in table.seats]
-        return sorted(pairs, key=lambda pair: pair[0].name.casefold())
+        # Dictionary order of the page's languages: "Änne" before "Zoë", "Mägdalena" before "Michaela".
+        return sorted(pairs, key=lambda pair: (folding.plain(pair[0].name), pair[0].name))
 
 
-def current_version(tournament_id: int) -> int | None:
-    """The tournament's version: one query, the basis of every ETag."""
-    return Tournament.objects.filter(pk=tournament_id).values_list("version", flat=True).first()
+def current_version(public_key: str) -> int | None:
+    """The version of the tournament with this public key (None: no such tournament): one
+    query, the basis of every public page's ETag."""
+    return Tournament.objects.filter(public_key=public_key).values_list("version", flat=True).first()
+
+
+def screen_state(public_key: str) -> tuple[int, str] | None:
+    """The version and the projector's language setting (``Tournament.display_language``) of
+    the tournament with this public key (None: no such tournament): one query, the basis of
+    the projector's ETag, which names the language the screen is shown in."""
+    row = Tournament.objects.filter(public_key=public_key).values_list("version", "display_language").first()
+    return (row[0], row[1]) if row is not None else None
+
+
+def _taking_part(rows: list[Standing], seated: set[int]) -> list[Standing]:
+    """The ranking rows of players who take part: checked in, or seated at some point."""
+    return [row for row in rows if row.player.status == enums.PlayerStatus.CHECKED_IN or row.player.pk in seated]
 
 
 def snapshot(tournament: Tournament) -> Snapshot:
@@ -196,12 +228,13 @@ def snapshot(tournament: Tournament) -> Snapshot:
         )
         for rnd in rounds
     ]
+    seated = {seat.player_id for rnd in public_rounds for table in rnd.tables for seat in table.seats}
     ranking: list[Standing] = []
     standings: list[Standing] = []
     if tournament.status == enums.TournamentStatus.FINISHED:
-        ranking = fmt.ranking(tournament)
+        ranking = _taking_part(fmt.ranking(tournament), seated)
     if fmt.live_standings and public_rounds:
-        standings = ranking or fmt.ranking(tournament)
+        standings = ranking or _taking_part(fmt.ranking(tournament), seated)
     return Snapshot(
         tournament=tournament,
         format=fmt,
@@ -224,18 +257,24 @@ class PlayerLookup:
 
 
 def find_players(tournament: Tournament, query: str, limit: int = 8) -> list[Player]:
-    """Players by start number or a part of their name (checked in, or playing)."""
+    """Players who take part, by start number or a part of their name (one query).
+
+    Taking part: checked in, or seated at a table at some point (a player who played and
+    then withdrew still finds their results). Registered players who never checked in,
+    the waiting list, no-shows and players who withdrew before playing are never found:
+    the phone page finds exactly the people the projector lists."""
     query = query.strip()
     if not query:
         return []
-    qs = Player.objects.filter(tournament=tournament).exclude(
-        status__in=[enums.PlayerStatus.WITHDRAWN, enums.PlayerStatus.NO_SHOW, enums.PlayerStatus.WAITING]
+    qs = Player.objects.filter(tournament=tournament).filter(
+        Q(status=enums.PlayerStatus.CHECKED_IN) | Q(Exists(Seat.objects.filter(player=OuterRef("pk"))))
     )
     if query.isdecimal():
+        if len(query) > 9:  # past any start number (and the integer column)
+            return []
         return list(qs.filter(start_number=int(query))[:limit])
-    for word in query.split():
-        qs = qs.filter(name__icontains=word)
-    return list(qs.order_by("name")[:limit])
+    # Folded: "rudiger", "Ruediger" and "Rüdiger" find Rüdiger; a club finds its players.
+    return list(qs.filter(folded_match(query)).order_by("folded", "name", "pk")[:limit])
 
 
 def lookup(snap: Snapshot, player: Player) -> PlayerLookup:

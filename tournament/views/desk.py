@@ -8,7 +8,7 @@ import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
@@ -19,6 +19,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from tournament import desk as desk_services
 from tournament import enums
+from tournament.desk.registration import MAX_IMPORT_ROWS
 from tournament.errors import NeedsConfirmation, ServiceError
 from tournament.formats import registry
 from tournament.forms import (
@@ -30,7 +31,7 @@ from tournament.forms import (
     default_checklist,
 )
 from tournament.http import HtmxHttpRequest
-from tournament.models import Tournament
+from tournament.models import Player, Tournament
 from tournament.permissions import tournament_role
 from tournament.selectors import desk as reads
 
@@ -132,11 +133,31 @@ def register(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
                     _("The tournament is full: %(name)s is on the waiting list and moves up when a place frees.")
                     % {"name": player.name},
                 )
+            elif data["check_in_now"]:
+                _check_in_walk_in(request, tournament, player)
             else:
                 messages.success(request, _("%(name)s registered.") % {"name": player.name})
             return redirect("tournament:desk", tournament.pk)
     context = _desk_context(tournament) | {"form": form, "confirm": confirm}
     return render(request, "tournament/desk.html", context, status=200 if confirm else 422)
+
+
+def _check_in_walk_in(request: HtmxHttpRequest, tournament: Tournament, player: Player) -> None:
+    """A walk-in registered at the desk with "here now": checked in at once, every checklist item ticked."""
+    try:
+        result = desk_services.check_in_player(
+            tournament=tournament, actor=request.user, player_id=player.pk, all_checked=True
+        )
+    except ServiceError as error:
+        messages.warning(
+            request,
+            _("%(name)s registered, but not checked in: %(reason)s") % {"name": player.name, "reason": error.message},
+        )
+        return
+    text = _("%(name)s registered and checked in.") % {"name": player.name}
+    if result.start_number_assigned:
+        text += " " + _("Start number %(number)d.") % {"number": result.player.start_number}
+    messages.success(request, text)
 
 
 def is_confirmed(request: HtmxHttpRequest) -> bool:
@@ -182,7 +203,11 @@ def _confirm_flags(error: NeedsConfirmation, data: dict[str, object]) -> dict[st
 @tournament_role(enums.Role.DESK)
 def import_players(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     """Upload a CSV; with bad rows show every one with its line and import
-    nothing, or import only the good rows when the user chooses so."""
+    nothing, or import only the good rows when the user chooses so.
+
+    Whatever is posted, the answer is this page with what is wrong (422) or the
+    desk after an import: a file that is no CSV, too large, in an odd encoding or
+    with NUL bytes is refused here or reported line by line, never a 500."""
     report = None
     text = ""
     form = CsvImportForm()
@@ -193,6 +218,10 @@ def import_players(request: HtmxHttpRequest, tournament: Tournament) -> HttpResp
                 text = text_form.cleaned_data["text"]
                 report = desk_services.import_players_csv(
                     tournament=tournament, actor=request.user, text=text, skip_bad_rows=True
+                )
+            else:  # no text, or NUL characters: never from the page's own form
+                report = desk_services.ImportReport(
+                    errors=[(0, _("The list could not be read again. Please upload the file again."))]
                 )
         else:
             form = CsvImportForm(request.POST, request.FILES)
@@ -218,20 +247,29 @@ def import_players(request: HtmxHttpRequest, tournament: Tournament) -> HttpResp
                 message += " " + _("Skipped lines: %(lines)s.") % {"lines": ", ".join(map(str, report.bad_lines))}
             messages.success(request, message)
             return redirect("tournament:desk", tournament.pk)
-    context = {"tournament": tournament, "form": form, "report": report, "text": text}
-    return render(request, "tournament/import.html", context, status=422 if report else 200)
+    context = {
+        "tournament": tournament,
+        "form": form,
+        "report": report,
+        "text": text,
+        "max_rows": MAX_IMPORT_ROWS,
+    }
+    return render(request, "tournament/import.html", context, status=422 if request.method == "POST" else 200)
 
 
 @require_GET
 @tournament_role(enums.Role.DESK)
 def check_in_screen(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     query = request.GET.get("q", "")
-    players, total = reads.search_players(tournament, query)
+    show = request.GET.get("show", "")
+    show = show if show in reads.SHOW else ""
+    players, total = reads.search_players(tournament, query, show=show)
     context = {
         "tournament": tournament,
         "players": players,
         "total": total,
         "query": query,
+        "show": show,
         "items": list(tournament.checklist_items.all()),
         "counters": reads.desk_counters(tournament),
     }
@@ -251,16 +289,20 @@ def _row_response(
 ) -> HttpResponse:
     """After an action: the player's row for htmx, else back to the list.
 
-    With a confirmation ``panel`` (withdraw) and no htmx, the check-in page shows
-    only this player's row with the panel, so the question works without JavaScript."""
-    if request.htmx or panel is not None:
+    With a confirmation ``panel`` (withdraw) or question (``confirm``: the override) and no htmx,
+    the check-in page shows only this player's row with it, so the question works without JavaScript."""
+    if request.htmx or panel is not None or confirm:
         player = reads.desk_player(tournament, player_id)
+        if player is None:
+            # An id from another tournament (or a deleted row): the service refused; there is no row to redraw.
+            raise Http404
         context = {
             "tournament": tournament,
             "player": player,
             "items": list(tournament.checklist_items.all()),
             "row_error": error,
             "row_confirm": confirm,
+            "row_reason": request.POST.get("override_reason", "")[:200],
             "row_panel": panel,
             "counters": reads.desk_counters(tournament),
             "oob_counters": True,
@@ -296,10 +338,14 @@ def toggle_check(request: HtmxHttpRequest, tournament: Tournament, player_id: in
 @require_POST
 @tournament_role(enums.Role.DESK)
 def check_in(request: HtmxHttpRequest, tournament: Tournament, player_id: int) -> HttpResponse:
-    override = request.POST.get("override") == "1"
     try:
         result = desk_services.check_in_player(
-            tournament=tournament, actor=request.user, player_id=player_id, override=override
+            tournament=tournament,
+            actor=request.user,
+            player_id=player_id,
+            override=request.POST.get("override") == "1",
+            override_reason=request.POST.get("override_reason", ""),
+            all_checked=request.POST.get("all_checked") == "1",
         )
     except NeedsConfirmation as error:
         return _row_response(request, tournament, player_id, confirm=error.message)
@@ -428,7 +474,7 @@ def print_cards(request: HtmxHttpRequest, tournament: Tournament) -> HttpRespons
 @tournament_role(enums.Role.DESK)
 def print_players(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     players = reads.all_players(tournament)
-    find_link = request.build_absolute_uri(reverse("tournament:find", args=[tournament.pk]))
+    find_link = request.build_absolute_uri(reverse("tournament:find", args=[tournament.public_key]))
     context = {
         "tournament": tournament,
         "players": players,

@@ -2,15 +2,21 @@
 tournament as one backup file (``export_tournament``).
 
 Semicolon separated, UTF-8 with a byte order mark (spreadsheet programs read
-the umlauts right). Times are local times of the event.
+the umlauts right). Times are local times of the event. Every row goes through
+``SafeWriter``: text that a spreadsheet program would run as a formula (a player
+named ``=HYPERLINK(...)``) is written as text, numbers stay numbers.
 """
 
 from __future__ import annotations
 
 import csv
 import json
+import unicodedata
 from collections import defaultdict
+from collections.abc import Iterable
+from decimal import Decimal
 
+from anyascii import anyascii
 from django.http import HttpResponse, HttpResponseBadRequest
 from django.utils import timezone
 from django.utils.text import slugify
@@ -29,11 +35,56 @@ from tournament.selectors import ranking as ranking_reads
 STATUS_LABELS = dict(GameStatus.choices)
 
 
-def _csv_response(tournament: Tournament, name: str) -> tuple[HttpResponse, csv._writer]:
+# What a spreadsheet program reads as the start of a formula (OWASP "CSV injection"): =, +, -, @,
+# and tab and carriage return, which some programs skip before looking for one.
+_FORMULA_START = frozenset("=+-@\t\r")
+
+
+def spreadsheet_safe(value: object) -> str | int | float | Decimal:
+    """One cell as every CSV of the app writes it, shown as text by spreadsheet programs.
+
+    Numbers the app computes (``int``, ``float``, ``Decimal``; not ``bool``) are written as
+    they are, negative ones too, so they stay numbers. ``None`` is an empty cell. Anything else
+    is text: when it would start a formula -- its first character is one of ``= + - @``, tab or
+    carriage return, also after leading white space and in the full-width or small forms
+    (``＝``, ``﹢``: NFKC folds them) -- it gets a leading apostrophe, which makes spreadsheet
+    programs read the cell as text (OWASP's recommendation; some show the apostrophe).
+    Idempotent: a cell that starts with an apostrophe is left alone.
+    """
+    if value is None:
+        return ""
+    if isinstance(value, (int, float, Decimal)) and not isinstance(value, bool):
+        return value
+    text = str(value)
+    stripped = text.lstrip()
+    first = text[:1] if text[:1] in _FORMULA_START else stripped[:1]
+    if first and unicodedata.normalize("NFKC", first)[:1] in _FORMULA_START:
+        return "'" + text
+    return text
+
+
+class SafeWriter:
+    """A semicolon-separated CSV writer that passes every cell through ``spreadsheet_safe``;
+    the only way the exports write a row."""
+
+    def __init__(self, stream: HttpResponse) -> None:
+        self._writer = csv.writer(stream, delimiter=";")
+
+    def writerow(self, cells: Iterable[object]) -> None:
+        self._writer.writerow([spreadsheet_safe(cell) for cell in cells])
+
+
+def file_stem(tournament: Tournament) -> str:
+    """The tournament's name for a file name, letters transliterated first ("Großer Preis" -> "grosser-preis",
+    where a plain slug drops the "ß"); "tournament-<id>" when nothing is left."""
+    return slugify(anyascii(tournament.name)) or f"tournament-{tournament.pk}"
+
+
+def _csv_response(tournament: Tournament, name: str) -> tuple[HttpResponse, SafeWriter]:
     response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{slugify(tournament.name)}-{name}.csv"'
+    response["Content-Disposition"] = f'attachment; filename="{file_stem(tournament)}-{name}.csv"'
     response.write("\ufeff")  # spreadsheet programs read the umlauts right
-    return response, csv.writer(response, delimiter=";")
+    return response, SafeWriter(response)
 
 
 @require_GET
@@ -50,7 +101,7 @@ def standings_csv(request: HtmxHttpRequest, tournament: Tournament) -> HttpRespo
     for row, cells in ranking.table():
         writer.writerow(
             [row.place, row.player.start_number, row.player.name, row.player.club]
-            + ["" if value is None else str(value) for _column, value in cells]
+            + [value for _column, value in cells]
             + [str(row.decided_by_label)]
         )
     return response
@@ -112,18 +163,6 @@ def games_csv(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     return response
 
 
-# A cell starting with one of these is read as a formula by spreadsheet programs.
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
-def spreadsheet_safe(value: object) -> object:
-    """A cell that a spreadsheet program shows as text: text that would start a formula
-    (``=``, ``+``, ``-``, ``@``, tab, carriage return) gets a leading apostrophe; numbers stay."""
-    if isinstance(value, str) and value.startswith(_FORMULA_START):
-        return "'" + value
-    return value
-
-
 @require_GET
 @tournament_role(enums.Role.ORGANISER)
 def audit_csv(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
@@ -165,7 +204,7 @@ def audit_csv(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
             row.reason,
             json.dumps(entry.detail, ensure_ascii=False, sort_keys=True, default=str),
         ]
-        writer.writerow([spreadsheet_safe(cell) for cell in cells])
+        writer.writerow(cells)
     return response
 
 
@@ -179,6 +218,6 @@ def export_tournament(request: HtmxHttpRequest, tournament: Tournament) -> HttpR
     data = portable.encode(portable.export_tournament(tournament.pk))
     response = HttpResponse(data, content_type="application/gzip")
     today = timezone.localdate().isoformat()
-    response["Content-Disposition"] = f'attachment; filename="{slugify(tournament.name)}-{today}.json.gz"'
+    response["Content-Disposition"] = f'attachment; filename="{file_stem(tournament)}-{today}.json.gz"'
     response["Cache-Control"] = "no-store"
     return response

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.contrib import messages
-from django.http import HttpResponse
+from django.contrib.auth import authenticate
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tournament import desk, enums
+from tournament.desk import staff as staff_service
 from tournament.errors import ServiceError
 from tournament.formats import registry
 from tournament.forms import ChecklistItemForm, ScoringForm, StaffForm, TournamentSettingsForm, WindowForm
@@ -124,17 +128,31 @@ def scoring(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @tournament_role(enums.Role.ORGANISER)
 def staff(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
+    """The tournament's staff; adding a person on a new or an existing account (``StaffForm``).
+
+    An existing account is named with its current password, checked with ``authenticate``
+    so that django-axes counts wrong guesses like failed logins; an unknown name and a
+    wrong password get the same answer, so the form does not tell which names exist.
+    """
     form = StaffForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            desk.add_staff(
-                tournament=tournament,
-                actor=request.user,
-                username=data["username"],
-                role=data["role"],
-                password=data["password"],
-            )
+            if data["account"] == StaffForm.EXISTING:
+                user = authenticate(request, username=data["username"].strip(), password=data["password"])
+                if user is None:
+                    raise ServiceError(_refused_existing_account(request))
+                desk.add_staff(
+                    tournament=tournament, actor=request.user, username=user.get_username(), role=data["role"]
+                )
+            else:
+                desk.add_staff(
+                    tournament=tournament,
+                    actor=request.user,
+                    username=data["username"],
+                    role=data["role"],
+                    password=data["password"],
+                )
         except ServiceError as error:
             form.add_error(None, error.message)
         else:
@@ -142,6 +160,23 @@ def staff(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
             return redirect("tournament:staff", tournament.pk)
     context = {"tournament": tournament, "form": form, "staff": desk_reads.staff_of(tournament)}
     return render(request, "tournament/staff.html", context, status=422 if form.errors else 200)
+
+
+def _refused_existing_account(request: HttpRequest) -> str:
+    """Why an existing account's name and password were refused (``authenticate`` gave None)."""
+    if not getattr(request, "axes_locked_out", False):
+        return str(staff_service.NO_MATCH)
+    # Answered here in the form, not with the login's lockout page (AxesMiddleware replaces the
+    # response of a request that carries this flag).
+    request.axes_locked_out = False  # type: ignore[attr-defined]
+    minutes = settings.LOGIN_LOCKOUT_MINUTES
+    return ngettext(
+        "Too many wrong passwords for this user name: wait %(minutes)d minute before trying it again, "
+        "or create a new account.",
+        "Too many wrong passwords for this user name: wait %(minutes)d minutes before trying it again, "
+        "or create a new account.",
+        minutes,
+    ) % {"minutes": minutes}
 
 
 @require_POST

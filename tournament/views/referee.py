@@ -31,7 +31,7 @@ from django.utils.translation import pgettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from games.models import Game
-from games.rules.uno import ACTION_CARDS, NUMBER_CARDS
+from games.rules.uno import ACTION_CARDS, MAX_CARD_POINTS, MAX_CARDS_OF_A_KIND, NUMBER_CARDS
 from tournament import enums, polling, writes
 from tournament.errors import ServiceError
 from tournament.formats import registry
@@ -52,9 +52,6 @@ CARD_LABELS: Mapping[str, object] = {
     "wild": pgettext_lazy("UNO card key", "Wild"),
     "wild_draw_four": pgettext_lazy("UNO card key", "Wild +4"),
 }
-# A deck has 108 cards; a hand or a typed total beyond these is a typing slip.
-MAX_CARDS_OF_A_KIND = 108
-MAX_CARD_POINTS = 9_999
 
 
 @require_GET
@@ -393,6 +390,6 @@ def table_cards(request: HtmxHttpRequest, tournament: Tournament, round_number: 
     cards = []
     for tbl in rnd.tables.all():
         link = request.build_absolute_uri(reverse("tournament:referee_table", args=[tournament.pk, tbl.pk]))
-        qr = segno.make(link, error="m").svg_inline(scale=5, border=1)
+        qr = segno.make(link, error="m").svg_inline(scale=5, border=1, omitsize=True)  # scales to its box, never cut
         cards.append({"table": tbl, "link": link, "qr": qr})
     return render(request, "tournament/table_cards.html", {"tournament": tournament, "round": rnd, "cards": cards})

@@ -1,14 +1,26 @@
 """The Schocken half tracker: a referee's calculator at the table.
 
-The referee enters each player's throw of a round; the app names who receives
-how many lids, detects a half's loser, Pitsch-Patsch and the decider between
-the two half losers. It writes nothing: the state travels in the form, and the
-game's loser is then tapped on the table page as usual.
+The referee enters each player's throw of a round -- with JavaScript by tapping
+the dice on a pad (``static/js/half_tracker.js``), without it by typing them --
+and the app names who receives how many lids, detects a half's loser,
+Pitsch-Patsch and the decider between the two half losers. It writes nothing on
+the server: the game's state travels in the form (the tablet also keeps it in
+localStorage, so a reload or a lost connection loses nothing), and the game's
+loser is then tapped on the table page as usual.
+
+Sharp play ("scharfes Spiel": one half only) is the server's decision, from the
+table's start and ``Tournament.sharp_play_minutes`` (never in the grand final):
+a game is sharp when its first round is scored once the limit has passed. A game
+already under way then ends normally with two halves, so its flag travels in the
+form from then on.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import itertools
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from typing import Any
 
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
@@ -25,15 +37,33 @@ from tournament.models import Table, Tournament
 from tournament.permissions import tournament_role
 from tournament.selectors import play as play_reads
 
+TEMPLATE = "formats/life_bands/half_tracker.html"
+# The dice faces of the tap pad: the face and one pip per point (drawn by app.css).
+FACES = [(face, range(face)) for face in range(1, 7)]
 
-@dataclass
+
+class BadState(ValueError):
+    """The posted game state is not one the tracker can have produced for this table."""
+
+
+@dataclass(frozen=True)
 class TrackerState:
-    players: list[int]  # player ids of the current half's seats, in seat order
+    """A game at the table as the tracker sees it between two rounds of throws."""
+
+    players: list[int]  # player ids of the half (or decider) being played, in seat order
     half: schocken.HalfState
     tracker: schocken.GameTracker
-    starter: int  # seat that throws first this round
+    starter: int  # seat (index into ``players``) that throws first this round
+
+    @property
+    def fresh(self) -> bool:
+        """No round of this game scored yet: sharp play is still decided by the clock."""
+        return self.tracker.next_step is schocken.Step.FIRST_HALF and self.half == schocken.HalfState.start(
+            len(self.players)
+        )
 
     def encode(self) -> dict[str, str]:
+        """The hidden fields that carry the state to the next post."""
         return {
             "players": ",".join(map(str, self.players)),
             "stock": str(self.half.stock),
@@ -48,81 +78,189 @@ def _ints(text: str) -> list[int]:
     return [int(part) for part in text.split(",") if part.strip()]
 
 
-def _decode(post: dict[str, str], table_players: list[int]) -> TrackerState:
-    players = _ints(post.get("players", ""))
-    if not set(players) <= set(table_players) or len(players) < 2:
-        raise ValueError("players")
-    half = schocken.HalfState(stock=int(post["stock"]), lids=tuple(_ints(post["lids"])))
-    tracker = schocken.GameTracker(
-        sharp=post.get("sharp") == "1", half_losers=tuple(_ints(post.get("half_losers", "")))
-    )
-    starter = int(post.get("starter", "0"))
+def _decode(post: dict[str, str], in_play: list[int]) -> TrackerState:
+    """The state posted by the form, checked against the table; ``BadState`` when it does not fit.
+
+    The players of a half are the table's players still in play, in seat order; those of a
+    decider its two half losers; the seat to throw first must still throw in this half.
+    """
+    try:
+        players = _ints(post.get("players", ""))
+        half = schocken.HalfState(stock=int(post["stock"]), lids=tuple(_ints(post["lids"])))
+        tracker = schocken.GameTracker(
+            sharp=post.get("sharp") == "1", half_losers=tuple(_ints(post.get("half_losers", "")))
+        )
+        starter = int(post.get("starter", "0"))
+    except (KeyError, ValueError) as error:
+        raise BadState(str(error)) from error
+    step = tracker.next_step
+    if len(set(players)) != len(players) or not set(tracker.half_losers) <= set(in_play):
+        raise BadState("players")
+    if step is schocken.Step.DECIDER:
+        expected = list(tracker.decider_players or ())
+        if players != expected:
+            raise BadState("decider players")
+    elif step is schocken.Step.DONE:
+        if not set(players) <= set(in_play) or len(players) < 2:
+            raise BadState("players")
+    elif players != in_play:
+        raise BadState("players")
     if len(half.lids) != len(players) or not 0 <= starter < len(players):
-        raise ValueError("state")
+        raise BadState("seats")
+    if step is not schocken.Step.DONE and (half.is_over or starter not in half.active):
+        raise BadState("half")
     return TrackerState(players=players, half=half, tracker=tracker, starter=starter)
+
+
+def _new_game(in_play: list[int], sharp: bool) -> TrackerState:
+    return TrackerState(
+        players=in_play,
+        half=schocken.HalfState.start(len(in_play)),
+        tracker=schocken.GameTracker(sharp=sharp),
+        starter=0,
+    )
 
 
 @require_http_methods(["GET", "POST"])
 @tournament_role(enums.Role.REFEREE)
 def half_tracker(request: HtmxHttpRequest, tournament: Tournament, table_id: int) -> HttpResponse:
+    """The tracker page (GET: a new game) and its rounds (POST), answered with the tracker.
+
+    The form: the state (``players``, ``stock``, ``lids``, ``half_losers``, ``sharp``,
+    ``starter``, as ``TrackerState.encode`` wrote it) and, for every seat that throws,
+    ``dice_<seat>`` (three dice 1-6, "6 5 2"), ``rolls_<seat>`` (1-3) and ``kept_<seat>``
+    (ones laid aside before the last roll, 0-2, default 0); ``action=new`` starts the next game.
+    Answers 200 with the next state; 422 with the reason and nothing changed when a throw
+    does not exist (the typed values are shown again) or the game is already decided; 422
+    with a new game when the state is unreadable; 409 when the table has nothing to track.
+    For htmx requests only the ``#tracker`` partial.
+    """
     try:
         view = play_reads.table_view(tournament, table_id)
     except Table.DoesNotExist:
         raise Http404 from None
+    partial = TEMPLATE + ("#tracker" if request.htmx else "")
     names = {seat.player_id: seat.player.name for seat in view.seats}
     in_play = [seat.player_id for seat in view.seats if seat.out_order is None]
+    base = _page_context(tournament, view.table)
     if view.table.status != enums.TableStatus.PLAYING or len(in_play) < 2:
         # A decided table (the grand final's winner alone, say) has nothing left to track.
-        context = {"tournament": tournament, "table": view.table, "nothing_to_track": True}
-        template = "formats/life_bands/half_tracker.html" + ("#tracker" if request.htmx else "")
-        return render(request, template, context, status=409 if request.method == "POST" else 200)
-    message = ""
-    error = ""
+        context = {**base, "nothing_to_track": True}
+        return render(request, partial, context, status=409 if request.method == "POST" else 200)
+    sharp_now = _sharp_now(tournament, view.table)
+    street = street_rule(tournament)
+    message = error = ""
+    entered: dict[int, dict[str, str]] = {}
+    current = _new_game(in_play, sharp_now)
     if request.method == "POST" and request.POST.get("action") != "new":
+        post = request.POST.dict()
         try:
-            current = _decode(request.POST.dict(), in_play)
-        except (ValueError, KeyError):
-            current = None
-            error = _("The tracker lost its state; it starts a new game.")
-        if current is not None:
-            current, message, error = _play(request.POST.dict(), current, names, street_rule(tournament))
-    else:
-        current = None
-    if current is None:
-        # A new game plays one half only once the table's sharp play has begun (the game in
-        # progress, carried in the form, ends normally).
-        sharp = (
-            request.POST.get("sharp") == "1" or request.GET.get("sharp") == "1" or _sharp_now(tournament, view.table)
-        )
-        current = TrackerState(
-            players=in_play,
-            half=schocken.HalfState.start(len(in_play)),
-            tracker=schocken.GameTracker(sharp=sharp),
-            starter=0,
-        )
-    order = schocken.turn_order(current.half, current.starter) if not current.half.is_over else ()
+            current = _decode(post, in_play)
+        except BadState:
+            current = _new_game(in_play, sharp_now)
+            error = _(
+                "The tracker could not read this game's state (the page was out of date or changed), "
+                "so it starts a new game."
+            )
+        else:
+            if current.fresh:
+                # The game begins with this round: the clock decides, not the posted flag.
+                current = replace(current, tracker=replace(current.tracker, sharp=sharp_now))
+            if current.tracker.next_step is schocken.Step.DONE:
+                error = _("This game is already decided: tap its loser on the table page, or track the next game.")
+            else:
+                scored = _play(post, current, names, street)
+                if isinstance(scored, str):
+                    error = scored
+                    entered = _entered(post, current)
+                else:
+                    current, message = scored
     context = {
+        **base,
+        **_state_context(current, names, entered),
+        "message": message,
+        "error": error,
+        "sharp_pending": sharp_now and not current.tracker.sharp and not current.fresh,
+        "street_first_roll_only": street is schocken.StreetRule.FIRST_ROLL,
+    }
+    if not request.htmx:
+        context["throws"] = throw_words(street)
+    return render(request, partial, context, status=422 if error else 200)
+
+
+def _page_context(tournament: Tournament, table: Table) -> dict[str, Any]:
+    """What the page around the tracker shows: the table, the tablet's store key, the clock."""
+    sharp_at = _sharp_at(tournament, table)
+    now = timezone.now()
+    elapsed = max(int((now - table.started_at).total_seconds()), 0) if table.started_at else None
+    return {
         "tournament": tournament,
-        "table": view.table,
+        "table": table,
+        "store_key": f"spielleitung.tracker.v1:{tournament.pk}:{table.pk}",
+        "faces": FACES,
+        "clock": None
+        if sharp_at is None or elapsed is None
+        else {
+            "elapsed": elapsed,
+            "shown": f"{elapsed // 60}:{elapsed % 60:02d}",
+            "sharp_after": tournament.sharp_play_minutes * 60,
+            "is_sharp": now >= sharp_at,
+        },
+    }
+
+
+def _state_context(current: TrackerState, names: dict[int, str], entered: dict[int, dict[str, str]]) -> dict[str, Any]:
+    """The rows of the round to enter (in turn order) and the game's course."""
+    over = current.half.is_over
+    order = schocken.turn_order(current.half, current.starter) if not over else ()
+    opening = current.half == schocken.HalfState.start(len(current.players))
+    rows = []
+    for turn, seat in enumerate(order, start=1):
+        typed = entered.get(seat, {})
+        rows.append(
+            {
+                "seat": seat,
+                "turn": turn,
+                "name": names[current.players[seat]],
+                "lids": current.half.lids[seat],
+                "dice": typed.get("dice", ""),
+                "rolls": typed.get("rolls", "1" if opening else "3"),
+                "kept": typed.get("kept", "0"),
+            }
+        )
+    return {
         "state": current,
         "hidden": current.encode(),
         "step": current.tracker.next_step,
-        "seats": [
-            (index, names[pid], current.half.lids[index], index in current.half.active)
-            for index, pid in enumerate(current.players)
+        "fresh": current.fresh,
+        "opening": opening,
+        "rows": rows,
+        "resting": [
+            names[pid] for index, pid in enumerate(current.players) if not over and index not in current.half.active
         ],
-        "order": [(index, names[current.players[index]]) for index in order],
-        "message": message,
-        "error": error,
-        "loser_name": names.get(current.tracker.loser) if current.tracker.loser is not None else "",
+        "loser_name": names.get(current.tracker.loser, "") if current.tracker.loser is not None else "",
         "pitsch_patsch": current.tracker.pitsch_patsch,
         "stock": current.half.stock,
-        "street_first_roll_only": street_rule(tournament) is schocken.StreetRule.FIRST_ROLL,
     }
-    template = "formats/life_bands/half_tracker.html"
-    if request.htmx:
-        template += "#tracker"
-    return render(request, template, context)
+
+
+def _entered(post: dict[str, str], current: TrackerState) -> dict[int, dict[str, str]]:
+    """The typed throws of a refused round, to show them again (cut short: they are only echoed)."""
+    return {
+        seat: {
+            "dice": post.get(f"dice_{seat}", "")[:20],
+            "rolls": post.get(f"rolls_{seat}", "")[:2],
+            "kept": post.get(f"kept_{seat}", "")[:2],
+        }
+        for seat in current.half.active
+    }
+
+
+def _sharp_at(tournament: Tournament, table: Table) -> datetime | None:
+    """When sharp play begins at ``table``; None in the grand final or before the table started."""
+    if table.started_at is None or table.round.stage == enums.Stage.GRAND_FINAL:
+        return None
+    return table.started_at + timedelta(minutes=tournament.sharp_play_minutes)
 
 
 def _sharp_now(tournament: Tournament, table: Table) -> bool:
@@ -142,21 +280,91 @@ def street_rule(tournament: Tournament) -> schocken.StreetRule:
         return schocken.StreetRule.ANY_ROLL
 
 
+def throw_word(throw: schocken.Throw, street: schocken.StreetRule) -> str:
+    """The ranking word the tablet shows as a throw is tapped: "Schock 5", "Straße 456", "652 · simple throw"."""
+    label = schocken.throw_label(throw, street)
+    if schocken.throw_kind(throw, street) is schocken.ThrowKind.SIMPLE:
+        return _("%(throw)s · simple throw") % {"throw": label}
+    return label
+
+
+def lids_text(throw: schocken.Throw, street: schocken.StreetRule) -> str:
+    """The lids a throw hands out as the round's highest: "all lids" for a Schock-Out."""
+    if schocken.throw_kind(throw, street) is schocken.ThrowKind.SCHOCK_OUT:
+        return _("all lids")
+    lids = schocken.lid_value(throw, street)
+    return ngettext("%(lids)d lid", "%(lids)d lids", lids) % {"lids": lids}
+
+
+def throw_words(street: schocken.StreetRule) -> dict[str, dict[str, object]]:
+    """Every throw the pad can produce, for the page's script (rendered with ``json_script``).
+
+    Keyed "<dice ascending>-<rolls>-<ones laid aside>" ("113-1-0"); a key with ones laid
+    aside is there only where that changes the throw (a 123 is a Straße only when all three
+    dice fell in one roll). Each entry: ``word`` (the ranking word), ``lids`` (what it hands
+    out), ``kind`` (for the colour) and ``rank`` (higher is better, equal for equal throws:
+    the script breaks ties by turn, "Mit ist Schitt"). The rules stay in
+    ``games.rules.schocken``; the script only looks up.
+    """
+    throws: dict[str, schocken.Throw] = {}
+    for dice in itertools.combinations_with_replacement(range(1, 7), 3):
+        for rolls in range(1, schocken.MAX_ROLLS + 1):
+            plain = schocken.Throw(dice, rolls=rolls)
+            throws[f"{''.join(map(str, dice))}-{rolls}-0"] = plain
+            if rolls > 1 and 1 in dice:
+                kept = schocken.Throw(dice, rolls=rolls, ones_kept=1)
+                if schocken.throw_kind(kept, street) is not schocken.throw_kind(plain, street):
+                    throws[f"{''.join(map(str, dice))}-{rolls}-1"] = kept
+    keys = sorted({schocken.rank_key(throw, 0, street) for throw in throws.values()})
+    rank = {key: index for index, key in enumerate(keys)}
+    return {
+        key: {
+            "word": throw_word(throw, street),
+            "lids": lids_text(throw, street),
+            "kind": schocken.throw_kind(throw, street).name.lower(),
+            "rank": rank[schocken.rank_key(throw, 0, street)],
+        }
+        for key, throw in throws.items()
+    }
+
+
+def _throw_of(post: dict[str, str], seat: int, name: str) -> schocken.Throw | str:
+    """One player's posted throw, or the reason it cannot be one (translated, naming the player)."""
+    try:
+        dice = schocken.parse_throw(post.get(f"dice_{seat}", "")).dice
+    except schocken.InvalidThrow:
+        return _("Enter three dice (1–6) for %(name)s, e.g. 6 5 2.") % {"name": name}
+    try:
+        rolls = int(post.get(f"rolls_{seat}", "1"))
+        if not 1 <= rolls <= schocken.MAX_ROLLS:
+            raise ValueError(rolls)
+    except ValueError:
+        return _("Choose 1, 2 or 3 rolls for %(name)s.") % {"name": name}
+    try:
+        return schocken.Throw(dice, rolls=rolls, ones_kept=int(post.get(f"kept_{seat}", "0") or "0"))
+    except (schocken.InvalidThrow, ValueError):
+        return _(
+            "%(name)s: only ones that the throw shows can have been laid aside (at most two), "
+            "and only before a second or third roll."
+        ) % {"name": name}
+
+
 def _play(
     post: dict[str, str],
     current: TrackerState,
     names: dict[int, str],
     street: schocken.StreetRule = schocken.StreetRule.ANY_ROLL,
-) -> tuple[TrackerState, str, str]:
-    """Score one round of throws and move the game on, a Straße counted as ``street`` says."""
+) -> tuple[TrackerState, str] | str:
+    """Score one round of throws and move the game on, a Straße counted as ``street`` says.
+
+    Returns the next state and what happened, or the reason the throws were refused.
+    """
     throws: list[tuple[int, schocken.Throw]] = []
-    try:
-        for seat in schocken.turn_order(current.half, current.starter):
-            throws.append(
-                (seat, schocken.parse_throw(post.get(f"dice_{seat}", ""), rolls=int(post.get(f"rolls_{seat}", "1"))))
-            )
-    except (schocken.InvalidThrow, ValueError):
-        return current, "", _("Enter three dice (1–6) for every player who throws, e.g. 6 5 2.")
+    for seat in schocken.turn_order(current.half, current.starter):
+        throw = _throw_of(post, seat, names[current.players[seat]])
+        if isinstance(throw, str):
+            return throw
+        throws.append((seat, throw))
     outcome = schocken.play_round(current.half, throws, street)
     top = dict(throws)[outcome.highest]
     low = dict(throws)[outcome.receiver]
@@ -172,11 +380,7 @@ def _play(
         "lids": outcome.lids,
     }
     if outcome.half_loser is None:
-        return (
-            TrackerState(current.players, outcome.state, current.tracker, outcome.next_starter),
-            message,
-            "",
-        )
+        return TrackerState(current.players, outcome.state, current.tracker, outcome.next_starter), message
     loser_id = current.players[outcome.half_loser]
     tracker = current.tracker
     if tracker.next_step == schocken.Step.DECIDER:
@@ -184,19 +388,10 @@ def _play(
     else:
         tracker = tracker.record_half_loser(loser_id)
     message += " " + _("%(name)s loses this half.") % {"name": names[loser_id]}
-    players = current.players
-    if tracker.next_step == schocken.Step.SECOND_HALF:
-        players = current.players
-        starter = outcome.half_loser  # the half's loser begins the next
-    elif tracker.next_step == schocken.Step.DECIDER and tracker.decider_players is not None:
-        players = list(tracker.decider_players)  # the first-half loser throws first
-        starter = 0
+    if tracker.next_step == schocken.Step.DONE:
+        return TrackerState(current.players, outcome.state, tracker, 0), message
+    if tracker.next_step == schocken.Step.DECIDER and tracker.decider_players is not None:
+        players, starter = list(tracker.decider_players), 0  # the first-half loser throws first
     else:
-        starter = 0
-    return (
-        TrackerState(players, schocken.HalfState.start(len(players)), tracker, starter)
-        if tracker.next_step != schocken.Step.DONE
-        else TrackerState(current.players, outcome.state, tracker, 0),
-        message,
-        "",
-    )
+        players, starter = current.players, outcome.half_loser  # the half's loser begins the next
+    return TrackerState(players, schocken.HalfState.start(len(players)), tracker, starter), message

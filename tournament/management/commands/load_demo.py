@@ -99,8 +99,15 @@ class Command(BaseCommand):
             windows=[window],
         )
         for staff_name, staff_password, role in STAFF:
+            # A password creates the account (add_staff refuses a taken name); a demo login left from
+            # an earlier demo tournament just gets its role again.
+            exists = user_model.objects.filter(username=staff_name).exists()
             desk.add_staff(
-                tournament=tournament, actor=organiser, username=staff_name, role=role, password=staff_password
+                tournament=tournament,
+                actor=organiser,
+                username=staff_name,
+                role=role,
+                password="" if exists else staff_password,
             )
 
         desk_user = user_model.objects.get(username=STAFF[0][0])

@@ -12,6 +12,7 @@ import os
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -44,6 +45,52 @@ BROWSER_DIR = Path(__file__).resolve().parent
 # Every htmx update is awaited through `expect`, never a fixed sleep.
 expect.set_options(timeout=TIMEOUT_MS)
 
+# Content-Security-Policy violations seen in any page of the running test (`_no_csp_violations`).
+CSP_VIOLATIONS: list[str] = []
+# Reports each violation to the console too, with the directive and what was blocked.
+CSP_LISTENER = """
+document.addEventListener("securitypolicyviolation", (event) => {
+  console.error("securitypolicyviolation: " + event.violatedDirective + " blocked " +
+    (event.blockedURI || "inline") + " at " + event.sourceFile + ":" + event.lineNumber +
+    (event.sample ? " (" + event.sample + ")" : "") +
+    (event.target instanceof Element ? " on " + event.target.outerHTML.slice(0, 160) : ""));
+});
+"""
+
+
+def _is_csp_violation(text: str) -> bool:
+    """Chromium's own "Refused to ... Content Security Policy" line, or the listener's."""
+    return text.startswith("securitypolicyviolation") or (
+        text.startswith("Refused to") and "Content Security Policy" in text
+    )
+
+
+def _watch_csp(context: BrowserContext) -> None:
+    context.add_init_script(CSP_LISTENER)
+    context.on(
+        "console",
+        lambda message: (
+            CSP_VIOLATIONS.append(f"{message.text} [{message.location.get('url', '')}]")
+            if _is_csp_violation(message.text)
+            else None
+        ),
+    )
+
+
+@pytest.fixture(autouse=True)
+def _no_csp_violations() -> Iterator[None]:
+    """Fail a browser test when any of its pages broke the Content-Security-Policy.
+
+    Every context comes from ``browser.new_context`` (patched in ``browser``), so the
+    check covers the tests' own contexts too. Set up first, torn down last: the
+    fixtures that close the contexts have delivered their console messages by then.
+    """
+    CSP_VIOLATIONS.clear()
+    yield
+    violations = list(dict.fromkeys(CSP_VIOLATIONS))
+    CSP_VIOLATIONS.clear()
+    assert not violations, "Content-Security-Policy violations:\n" + "\n".join(violations)
+
 
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects anything
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -62,6 +109,14 @@ def browser() -> Iterator[Browser]:
         pytest.skip(message)
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        new_context = chromium.new_context
+
+        def watched_context(*args: Any, **kwargs: Any) -> BrowserContext:
+            context = new_context(*args, **kwargs)
+            _watch_csp(context)
+            return context
+
+        chromium.new_context = watched_context  # type: ignore[method-assign]
         try:
             yield chromium
         finally:

@@ -101,7 +101,7 @@ def public_projector(browser, live_server):  # type: ignore[no-untyped-def]
         context = browser.new_context(viewport=PROJECTOR, locale="en-US", base_url=live_server.url)
         contexts.append(context)
         page = context.new_page()
-        page.goto(f"/p/{tournament.pk}/")
+        page.goto(f"/p/{tournament.public_key}/")
         expect(page.locator(".pj-table").first).to_be_attached()
         return page
 

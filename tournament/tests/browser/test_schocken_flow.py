@@ -245,11 +245,13 @@ def test_referee_decides_a_table_of_four_and_the_organiser_forms_a_consolation_t
     tracker = page.locator("#tracker")
     expect(tracker.get_by_role("heading", name=re.compile("First half"))).to_be_visible()
     expect(tracker).to_contain_text("13 lids in the middle")
-    throws = ["6 5 2", "1 1 3", "4 5 6", "3 2 2"]  # 652, Schock 3, Straße 456, 322
+    throws = [(6, 5, 2), (1, 1, 3), (4, 5, 6), (3, 2, 2)]  # 652, Schock 3, Straße 456, 322: tapped on the pad
     for name, dice in zip(cons_names, throws, strict=True):
-        tracker.get_by_label(f"Dice of {name}").fill(dice)
-    for field in tracker.locator("input.dice-input").all():
-        assert_tap_target(field, "a dice field", minimum=40)
+        expect(tracker.locator("[data-pad-name]")).to_have_text(name)
+        for face in dice:
+            tracker.locator(f'[data-pad] [data-face="{face}"]').click()
+    for face in tracker.locator("[data-pad] [data-face]").all():
+        assert_tap_target(face, "a die on the pad")
     mark_document(page)
     tracker.get_by_role("button", name="Score this round").click()
     message = page.locator("#tracker-message")

@@ -38,6 +38,8 @@ CASES_BY_MODULE: dict[ModuleType, dict[str, Case]] = {
 NOT_SERVICES = {
     "name_key": "pure: folds a name to spot a second registration (tournament.desk.players)",
     "parse_player_csv": "pure: checks a CSV and writes nothing; tested in test_registration.py",
+    "decode_player_csv": "pure: turns an uploaded file's bytes into text; tested in test_import_hostile.py",
+    "date_problem": "pure: the refusal for a date outside the years a tournament may have",
     "create_tournament": "no tournament (and no version) before it; its audit entry is tested in test_tournaments.py",
     "scoring_locked": "a read: whether set_scoring_table would refuse",
 }

@@ -97,6 +97,10 @@ def case_set_scoring_table(t: Tournament, a: Any) -> tuple[Call, str]:
     return call, "scoring_table_changed"
 
 
+def case_renew_public_key(t: Tournament, a: Any) -> tuple[Call, str]:
+    return partial(tournaments.renew_public_key, tournament=t, actor=a, confirmed=True), "public_key_renewed"
+
+
 AUDIT_CASES = audit_cases(globals())
 
 

@@ -61,7 +61,11 @@ def test_a_game_is_played_with_its_formats() -> None:
         registry.get("chess")
 
 
-PURE = [ROOT / "tournament/formats/base.py", *sorted((ROOT / "tournament/formats").glob("*/rules.py"))]
+PURE = [
+    ROOT / "tournament/formats/base.py",
+    ROOT / "tournament/folding.py",
+    *sorted((ROOT / "tournament/formats").glob("*/rules.py")),
+]
 
 
 @pytest.mark.parametrize("path", PURE, ids=lambda path: str(path.relative_to(ROOT)))

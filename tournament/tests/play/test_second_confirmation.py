@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from django.urls import reverse
 
 from tournament import enums
 from tournament.errors import ServiceError
@@ -111,10 +112,10 @@ def test_pages_show_the_waiting_table(client: Client, staff_user) -> None:  # ty
     theirs = client.get(url("referee_table", tournament, table.pk)).content.decode()
     assert "Confirm result and close table" in theirs
     assert "waiting for confirmation" in client.get(url("rounds", tournament)).content.decode()
-    api = Client().get(url("api", tournament)).json()
+    api = Client().get(reverse("tournament:api", args=[tournament.public_key])).json()
     states = {t["number"]: t["provisional"] for t in api["rounds"][0]["tables"]}
     assert states[table.number] is True and list(states.values()).count(True) == 1
-    screen = Client().get(url("projector_screen", tournament)).content.decode()
+    screen = Client().get(reverse("tournament:projector_screen", args=[tournament.public_key])).content.decode()
     assert "provisional" in screen
 
 

@@ -23,7 +23,8 @@ from tournament.tests.helpers import url
 pytestmark = [pytest.mark.core, pytest.mark.django_db]
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-GARBAGE = ["", "0", "yes", "true", "1 ", "２", "\x00", "1;drop"]
+# (A NUL character never reaches the view: config.middleware answers 400, see test_hostile_input.py.)
+GARBAGE = ["", "0", "yes", "true", "1 ", "２", "\x01", "1;drop"]
 
 
 def htmx(target: str) -> dict[str, str]:

@@ -189,14 +189,68 @@ class TestCheckIn:
         assert "Override: check in anyway" in response.content.decode()
         player.refresh_from_db()
         assert player.status == enums.PlayerStatus.REGISTERED
+        # Without a reason the question stays open, with the reason asked for.
         response = desk_client.post(
             url("player_check_in", tournament, player.pk), {"override": "1"}, HTTP_HX_REQUEST="true"
+        )
+        assert "Give the reason for the override" in response.content.decode()
+        assert 'name="override_reason"' in response.content.decode()
+        assert not CheckIn.objects.filter(player=player).exists()
+        response = desk_client.post(
+            url("player_check_in", tournament, player.pk),
+            {"override": "1", "override_reason": "  certificate   by e-mail "},
+            HTTP_HX_REQUEST="true",
         )
         player.refresh_from_db()
         assert player.status == enums.PlayerStatus.CHECKED_IN
         check_in = CheckIn.objects.get(player=player)
         assert check_in.override and check_in.checked_in_by is not None
+        assert check_in.override_reason == "certificate by e-mail"
         assert 'hx-swap-oob="true"' in response.content.decode()
+
+    def test_the_override_question_works_without_javascript(self, desk_client, tournament):
+        player = PlayerFactory(tournament=tournament)
+        response = desk_client.post(url("player_check_in", tournament, player.pk))
+        assert response.status_code == 200
+        assert 'name="override_reason"' in response.content.decode()
+        desk_client.post(url("player_check_in", tournament, player.pk), {"override": "1", "override_reason": "ok"})
+        player.refresh_from_db()
+        assert player.status == enums.PlayerStatus.CHECKED_IN
+
+    def test_one_tap_ticks_every_item_and_checks_in(self, desk_client, tournament):
+        player = PlayerFactory(tournament=tournament)
+        page = desk_client.get(url("check_in", tournament)).content.decode()
+        assert "All checked ✓ Check in" in page
+        response = desk_client.post(
+            url("player_check_in", tournament, player.pk), {"all_checked": "1"}, HTTP_HX_REQUEST="true"
+        )
+        assert response.status_code == 200
+        player.refresh_from_db()
+        assert player.status == enums.PlayerStatus.CHECKED_IN
+        assert player.checks.count() == tournament.checklist_items.count() == 2
+        assert not CheckIn.objects.get(player=player).override
+
+    def test_missing_opens_the_list_of_who_has_not_arrived(self, desk_client, tournament):
+        here = PlayerFactory(tournament=tournament, name="Schon Da", status=enums.PlayerStatus.CHECKED_IN)
+        PlayerFactory(tournament=tournament, name="Noch Weg")
+        PlayerFactory(tournament=tournament, name="Warte Liste", status=enums.PlayerStatus.WAITING)
+        desk_page = desk_client.get(url("desk", tournament)).content.decode()
+        assert f'href="{url("check_in", tournament)}?show=missing"' in desk_page
+        body = desk_client.get(url("check_in", tournament), {"show": "missing"}).content.decode()
+        assert "Noch Weg" in body and here.name not in body and "Warte Liste" not in body
+        body = desk_client.get(url("check_in", tournament), {"show": "waiting"}).content.decode()
+        assert "Warte Liste" in body and "Noch Weg" not in body
+        body = desk_client.get(url("check_in", tournament), {"show": "nonsense"}).content.decode()
+        assert "Noch Weg" in body and "Schon Da" in body
+
+    def test_a_walk_in_is_registered_and_checked_in_in_one_step(self, desk_client, tournament):
+        response = desk_client.post(
+            url("register", tournament), {"name": "Walter Walk-in", "club": "", "check_in_now": "on"}, follow=True
+        )
+        assert "Walter Walk-in registered and checked in." in response.content.decode()
+        player = Player.objects.get(tournament=tournament, name="Walter Walk-in")
+        assert player.status == enums.PlayerStatus.CHECKED_IN
+        assert player.checks.count() == 2
 
     def test_tick_items_then_check_in(self, desk_client, tournament):
         player = PlayerFactory(tournament=tournament)
@@ -321,13 +375,17 @@ class TestRoles:
 
     def test_organiser_manages_staff(self, organiser_client, tournament):
         response = organiser_client.post(
-            url("staff", tournament), {"username": "ref1", "role": "referee", "password": "long-enough-pw"}
+            url("staff", tournament),
+            {"account": "new", "username": "ref1", "role": "referee", "password": "long-enough-pw"},
         )
         assert response.status_code == 302
         assert StaffRole.objects.filter(tournament=tournament, user__username="ref1", role="referee").exists()
-        response = organiser_client.post(url("staff", tournament), {"username": "nobody", "role": "desk"})
+        response = organiser_client.post(
+            url("staff", tournament),
+            {"account": "existing", "username": "nobody", "role": "desk", "password": "long-enough-pw"},
+        )
         assert response.status_code == 422
-        assert "Give a password" in response.content.decode()
+        assert "No account matches this user name and password." in response.content.decode()
 
 
 def _populate(tournament: Tournament, count: int) -> None:

@@ -43,7 +43,7 @@ def field_in_play(players: int, seed: int = 1):
 
 
 def url(name, tournament, **query):
-    path = reverse(f"tournament:{name}", args=[tournament.pk])
+    path = reverse(f"tournament:{name}", args=[tournament.public_key])
     return path + ("?" + "&".join(f"{k}={v}" for k, v in query.items()) if query else "")
 
 

@@ -357,7 +357,7 @@ def test_a_schocken_tournament_does_not_get_the_diving_checklist(client, make_us
 
 def test_api_after_a_life_bands_tournament_finished(client):
     tournament = finished(enums.Format.LIFE_BANDS, 7, seed=7)
-    document = client.get(reverse("tournament:api", args=[tournament.pk])).json()
+    document = client.get(reverse("tournament:api", args=[tournament.public_key])).json()
     assert document["tournament"]["status"] == "finished"
     assert {rnd["status"] for rnd in document["rounds"]} == {"finished"}, "no round stays running"
     assert document["standings"], "the final standings are published"

@@ -15,6 +15,7 @@ import pytest
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 
 from tournament import enums, simulation
 from tournament.formats import registry
@@ -88,7 +89,10 @@ def measure(client: Client, staff_user, fmt: str, players: int) -> dict[str, int
         assert unchanged.status_code == 304, name
         assert unchanged["ETag"] == fresh["ETag"]
     start_number = seated(table)[0]
-    find_path = url("find", tournament) + f"?q={tournament.players.get(pk=start_number).start_number}"
+    find_path = (
+        reverse("tournament:find", args=[tournament.public_key])
+        + f"?q={tournament.players.get(pk=start_number).start_number}"
+    )
     fresh, counts["find"] = poll(client, find_path, "find-results")
     assert fresh.status_code == 200 and 'id="find-results"' in fresh.content.decode()
     unchanged, counts["find 304"] = poll(client, find_path, "find-results", fresh["ETag"])
@@ -190,12 +194,14 @@ def test_the_language_is_part_of_the_etag(client, table_page):
 def test_the_phone_page_polls_without_a_login(client, table_page):
     tournament, table, _path = table_page
     player = tournament.players.get(pk=seated(table)[0])
-    path = url("find", tournament) + f"?q={player.start_number}"
+    path = reverse("tournament:find", args=[tournament.public_key]) + f"?q={player.start_number}"
     phone = Client()
     fresh, _ = poll(phone, path, "find-results")
     assert fresh.status_code == 200 and player.name in fresh.content.decode()
     assert "public" in fresh["Cache-Control"]
     unchanged, queries = poll(phone, path, "find-results", fresh["ETag"])
     assert (unchanged.status_code, queries) == (304, 1)
-    other, _ = poll(phone, url("find", tournament) + "?q=zz", "find-results", fresh["ETag"])
+    other, _ = poll(
+        phone, reverse("tournament:find", args=[tournament.public_key]) + "?q=zz", "find-results", fresh["ETag"]
+    )
     assert other.status_code == 200  # another search, another ETag

@@ -27,6 +27,7 @@ from django.db import connection
 from django.db.models import Max, Model
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Game, GameScore
@@ -480,7 +481,7 @@ def pages(tournament: Tournament, tables: dict[str, Table], kinds: Collection[st
             found[f"half_tracker_{role}"] = ("half_tracker", url("half_tracker", tournament, table.pk), False)
     for name in PUBLIC_PAGES:
         query = "?q=1" if name == "find" else ""  # start number 1 exists in every field
-        found[name] = (name, url(name, tournament) + query, True)
+        found[name] = (name, reverse(f"tournament:{name}", args=[tournament.public_key]) + query, True)
     return {name: (path, public) for name, (kind, path, public) in found.items() if kind in kinds}
 
 

@@ -55,11 +55,11 @@ def test_the_lucky_loser_round_asks_and_records_the_choice(client, staff_user) -
     started = AuditEntry.objects.get(tournament=tournament, action="round_started", detail__round=lucky.number)
     assert started.detail["choice"] == "larger_table" and started.detail["dropped"] == []
 
-    document = client.get(reverse("tournament:api", args=[tournament.pk])).json()
+    document = client.get(reverse("tournament:api", args=[tournament.public_key])).json()
     assert [r["note"] for r in document["rounds"]] == ["", lucky.seating_note]
     snap = public.snapshot(tournament)
     assert snap.rounds[1].note == lucky.seating_note
-    screen = client.get(reverse("tournament:projector_screen", args=[tournament.pk])).content.decode()
+    screen = client.get(reverse("tournament:projector_screen", args=[tournament.public_key])).content.decode()
     assert "Allow a table of 5" in screen
     rounds_page = client.get(reverse("tournament:rounds", args=[tournament.pk])).content.decode()
     assert "Allow a table of 5" in rounds_page

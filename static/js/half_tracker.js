@@ -1,0 +1,548 @@
+// The Schocken half tracker on a referee's tablet: the dice are tapped, not typed, and the game
+// is kept on the tablet until its result is recorded.
+//
+// Contract with templates/formats/life_bands/half_tracker.html (and the view in
+// tournament/formats/life_bands/views.py):
+// - #tracker-app (part of the page) names the store key and the table's version; #tracker (the
+//   partial the server answers after each round) holds the game's state in hidden fields and one
+//   row per thrower in turn order (tr[data-seat]) with the typed fields dice_<seat>, rolls_<seat>
+//   and kept_<seat>, plus the tap pad (hidden without this file).
+// - Every tap writes those typed fields, so the form posts exactly what a typing referee would
+//   send; the server scores the round and answers with the next #tracker. The ranking word of a
+//   throw comes from #tracker-throws, which the server builds from the game rules.
+// - localStorage["spielleitung.tracker.v1:<tournament>:<table>"] keeps the server's last #tracker
+//   (the game's state), the taps of the round in progress and the round before (to take it
+//   back). A reload or a lost connection loses nothing: the page shows it again. It is cleared
+//   when the table's version changes (a result was recorded or undone there) or the table is
+//   decided; a new game replaces it.
+// - Sharp play: the clock counts from the server's elapsed seconds. When the limit passes before
+//   the game's first round is scored, the game switches to one half (the server decides the same
+//   when that round is posted); a game already under way ends normally and says so.
+// Without JavaScript the typed form posts as before.
+(function () {
+  "use strict";
+  const app = document.getElementById("tracker-app");
+  if (!app) return;
+  const PREFIX = "spielleitung.tracker.v1:";
+  const KEEP_MS = 2 * 24 * 60 * 60 * 1000; // games left behind on this tablet are forgotten after two days
+  const STATE_FIELDS = ["players", "stock", "lids", "half_losers", "starter"];
+  const ui = window.spielleitungUi;
+  const t = (name) => (ui && ui.messages[name]) || name;
+  const counted = (name, count) => {
+    const text = t(name);
+    return (typeof text === "object" ? text[count === 1 ? "one" : "other"] : text).replace("{count}", count);
+  };
+  const wordsData = document.getElementById("tracker-throws");
+  const words = wordsData ? JSON.parse(wordsData.textContent) : {};
+  const key = app.dataset.storeKey;
+  const shownCurrent = new WeakMap(); // #tracker -> the seat whose row was last brought into view
+  let memory = null; // used when the browser blocks localStorage
+  let incoming = null; // the server's answer about to replace #tracker
+  let sending = false; // a round is on its way to the server: it is scored once
+  const RETRY_MS = [2000, 4000, 8000, 15000];
+  let retries = 0;
+  let retryTimer = null;
+
+  // --- storage ---------------------------------------------------------------------
+
+  function read() {
+    if (memory) return memory;
+    try {
+      return JSON.parse(window.localStorage.getItem(key) || "null");
+    } catch (error) {
+      return null;
+    }
+  }
+
+  function write(entry) {
+    entry.saved = Date.now();
+    if (memory) {
+      memory = entry;
+      return;
+    }
+    try {
+      window.localStorage.setItem(key, JSON.stringify(entry));
+    } catch (error) {
+      memory = entry;
+    }
+  }
+
+  function forget() {
+    memory = null;
+    try {
+      window.localStorage.removeItem(key);
+    } catch (error) {
+      // nothing kept, nothing to clear
+    }
+  }
+
+  function forgetOld() {
+    try {
+      const old = [];
+      for (let i = 0; i < window.localStorage.length; i += 1) {
+        const name = window.localStorage.key(i);
+        if (!name || !name.startsWith(PREFIX) || name === key) continue;
+        let entry = null;
+        try {
+          entry = JSON.parse(window.localStorage.getItem(name));
+        } catch (error) {
+          entry = null;
+        }
+        if (!entry || !entry.saved || Date.now() - entry.saved > KEEP_MS) old.push(name);
+      }
+      old.forEach((name) => window.localStorage.removeItem(name));
+    } catch (error) {
+      // storage blocked: nothing to clean
+    }
+  }
+
+  function fresh(html) {
+    return { version: app.dataset.version, html: html, taps: [], pick: null, previous: null, waiting: false };
+  }
+
+  // --- the tracker's state ---------------------------------------------------------
+
+  function tracker() {
+    return document.getElementById("tracker");
+  }
+
+  function parse(html) {
+    const box = document.createElement("div");
+    box.innerHTML = html;
+    return box.querySelector("#tracker");
+  }
+
+  // What a #tracker shows: the step and the hidden state (the sharp flag aside: the clock may have
+  // switched a game that has not begun), or the loser of a decided game.
+  function signature(element) {
+    if (!element) return "";
+    const step = element.dataset.step || "";
+    const form = element.querySelector("[data-tracker-form]");
+    if (!form) {
+      const loser = element.querySelector("#tracker-loser");
+      return step + "|" + (loser ? loser.textContent.trim() : "");
+    }
+    return step + "|" + STATE_FIELDS.map((name) => (form.elements[name] ? form.elements[name].value : "")).join("|");
+  }
+
+  function csrfToken() {
+    const field = document.querySelector('input[name="csrfmiddlewaretoken"]');
+    return field ? field.value : "";
+  }
+
+  // Put a kept #tracker back on the page; its forms carry this page's CSRF token (a new login changes it).
+  function show(html) {
+    const token = csrfToken();
+    const element = parse(html);
+    const current = tracker();
+    if (!element || !current) return current;
+    element.querySelectorAll('input[name="csrfmiddlewaretoken"]').forEach((input) => {
+      if (token) input.value = token;
+    });
+    current.replaceWith(element);
+    if (window.htmx) window.htmx.process(element);
+    return element;
+  }
+
+  // --- one round's taps ------------------------------------------------------------
+  // A tap is {s: seat, d: face} (a die), {s, r: rolls} or {s, k: 0|1} (a one laid aside). The
+  // round is the replay of its taps, so "undo" simply drops the last one.
+
+  function rowsOf(element) {
+    return Array.from(element.querySelectorAll("tr[data-seat]"));
+  }
+
+  function nextOpen(seats, throws, from) {
+    const start = seats.indexOf(from);
+    for (let i = 1; i <= seats.length; i += 1) {
+      const seat = seats[(start + i) % seats.length];
+      if (throws[seat].dice.length < 3) return seat;
+    }
+    return from;
+  }
+
+  // The thrower moves on once three dice are in, unless a laid-aside one would change the throw
+  // (a 123 over several rolls): then the pad stays to offer that toggle.
+  function replay(element, taps) {
+    const opening = element.dataset.opening === "1";
+    const seats = rowsOf(element).map((row) => row.dataset.seat);
+    const throws = {};
+    seats.forEach((seat) => (throws[seat] = { dice: [], rolls: null, kept: 0 }));
+    const round = { seats: seats, throws: throws, current: seats[0] };
+    taps.forEach((tap) => {
+      const done = throws[tap.s];
+      if (!done) return;
+      let current = tap.s;
+      if (tap.d) {
+        if (done.dice.length === 3) done.dice = []; // a full throw tapped again is entered anew
+        done.dice.push(tap.d);
+        const hold = keptMatters(done, rollsOf(round, tap.s, opening));
+        if (done.dice.length === 3 && !hold) current = nextOpen(seats, throws, tap.s);
+      } else if (tap.r) {
+        done.rolls = tap.r;
+      } else if (tap.k !== undefined) {
+        done.kept = tap.k;
+      }
+      round.current = current;
+    });
+    return round;
+  }
+
+  // Untapped rolls: the opening round of a half is thrown once; later the first thrower's rolls
+  // are the most the others may take, so they are the others' default.
+  function rollsOf(round, seat, opening) {
+    const chosen = round.throws[seat].rolls;
+    if (chosen) return chosen;
+    if (seat === round.seats[0]) return opening ? 1 : 3;
+    return rollsOf(round, round.seats[0], opening);
+  }
+
+  function wordKey(dice, rolls, kept) {
+    return dice.slice().sort().join("") + "-" + rolls + "-" + kept;
+  }
+
+  // A laid-aside one counts only where it changes the throw (a 123 over several rolls is no Straße).
+  function keptMatters(done, rolls) {
+    return done.dice.length === 3 && Boolean(words[wordKey(done.dice, rolls, 1)]);
+  }
+
+  function keptOf(done, rolls) {
+    return done.kept && keptMatters(done, rolls) ? 1 : 0;
+  }
+
+  function die(face) {
+    const box = document.createElement("span");
+    box.className = "die die-" + face;
+    box.setAttribute("aria-hidden", "true");
+    for (let i = 0; i < face; i += 1) box.append(document.createElement("i"));
+    return box;
+  }
+
+  function field(form, name) {
+    return form.elements[name] || null;
+  }
+
+  function render(element) {
+    const form = element.querySelector("[data-tracker-form]");
+    const entry = read() || fresh(element.outerHTML);
+    const back = entry.previous && !entry.taps.length;
+    element.querySelectorAll("[data-take-back]").forEach((button) => (button.hidden = !back));
+    if (!form) return;
+    const opening = element.dataset.opening === "1";
+    const round = replay(element, entry.taps);
+    const current = entry.pick && round.throws[entry.pick] ? entry.pick : round.current;
+    const shown = [];
+    rowsOf(element).forEach((row, turn) => {
+      const seat = row.dataset.seat;
+      const done = round.throws[seat];
+      const rolls = rollsOf(round, seat, opening);
+      const kept = keptOf(done, rolls);
+      const complete = done.dice.length === 3;
+      const word = complete ? words[wordKey(done.dice, rolls, kept)] : null;
+      const slots = row.querySelectorAll(".die-slot");
+      slots.forEach((slot, index) => {
+        slot.replaceChildren();
+        if (done.dice[index]) slot.append(die(done.dice[index]));
+        slot.classList.toggle("is-filled", Boolean(done.dice[index]));
+      });
+      const wordBox = row.querySelector("[data-word]");
+      wordBox.textContent = word ? word.word : "";
+      wordBox.className = "throw-word" + (word ? " kind-" + word.kind : "");
+      row.querySelector("[data-lids]").textContent = word ? word.lids : "";
+      row.querySelector("[data-rolls-note]").textContent = counted("trackerRolls", rolls);
+      row.classList.toggle("is-current", seat === current);
+      row.classList.toggle("is-complete", complete);
+      row.querySelector("[data-pick]").setAttribute("aria-pressed", seat === current ? "true" : "false");
+      const dice = field(form, "dice_" + seat);
+      if (dice) dice.value = complete ? done.dice.join(" ") : "";
+      const rollsField = field(form, "rolls_" + seat);
+      if (rollsField) rollsField.value = String(rolls);
+      const keptField = field(form, "kept_" + seat);
+      if (keptField) keptField.value = String(kept);
+      shown.push({ row: row, turn: turn, word: word, done: done, rolls: rolls, kept: kept, seat: seat });
+    });
+    // Once every throw is in: who decides (the highest) and who takes the lids (the lowest); an
+    // equal throw made later ranks lower ("Mit ist Schitt").
+    const all = shown.length > 0 && shown.every((item) => item.word);
+    let high = null;
+    let low = null;
+    if (all) {
+      const better = (a, b) => a.word.rank > b.word.rank || (a.word.rank === b.word.rank && a.turn < b.turn);
+      shown.forEach((item) => {
+        if (!high || better(item, high)) high = item;
+        if (!low || better(low, item)) low = item;
+      });
+    }
+    shown.forEach((item) => {
+      item.row.querySelector("[data-mark-high]").hidden = item !== high;
+      item.row.querySelector("[data-mark-low]").hidden = item !== low;
+    });
+    const now = shown.find((item) => item.seat === current) || shown[0];
+    const pad = element.querySelector("[data-pad]");
+    if (now && pad) {
+      pad.querySelector("[data-pad-name]").textContent = now.row.dataset.name;
+      const padWord = pad.querySelector("[data-pad-word]");
+      padWord.textContent = now.word ? now.word.word + " · " + now.word.lids : "";
+      padWord.className = "pad-word" + (now.word ? " kind-" + now.word.kind : "");
+      pad.querySelectorAll("[data-roll]").forEach((button) => {
+        button.setAttribute("aria-pressed", Number(button.dataset.roll) === now.rolls ? "true" : "false");
+      });
+      const keptButton = pad.querySelector("[data-kept]");
+      keptButton.hidden = !keptMatters(now.done, now.rolls);
+      keptButton.setAttribute("aria-pressed", now.kept ? "true" : "false");
+      const undo = pad.querySelector("[data-undo]");
+      undo.hidden = back;
+      undo.disabled = !entry.taps.length;
+      const entered = shown.filter((item) => item.word).length;
+      pad.querySelector("[data-progress]").textContent = t("trackerProgress")
+        .replace("{done}", entered)
+        .replace("{total}", shown.length);
+    }
+    const score = form.querySelector("[data-score]");
+    if (score) score.disabled = !all || sending;
+    if (now && shownCurrent.get(element) !== now.seat) {
+      shownCurrent.set(element, now.seat);
+      keepInView(now.row, form.querySelector(".tracker-controls"));
+    }
+  }
+
+  // The thrower's row stays visible above the pad, which sits at the bottom of the screen.
+  function keepInView(row, controls) {
+    if (!controls) return;
+    const box = row.getBoundingClientRect();
+    const bottom = controls.getBoundingClientRect().top;
+    if (box.bottom > bottom) window.scrollBy(0, box.bottom - bottom + 8);
+    else if (box.top < 0) window.scrollBy(0, box.top - 8);
+  }
+
+  function note(element, text, tone) {
+    const box = element && element.querySelector("[data-tracker-note]");
+    if (!box) return;
+    box.textContent = text;
+    box.className = "alert tracker-note " + (tone === "warn" ? "alert-warn" : "alert-ok");
+    box.hidden = !text;
+  }
+
+  function enhance(element) {
+    const form = element.querySelector("[data-tracker-form]");
+    if (form) {
+      form.classList.add("is-tapping");
+      element.querySelectorAll("[data-typed]").forEach((cell) => (cell.hidden = true));
+      element.querySelectorAll("[data-tapped], [data-pad]").forEach((part) => (part.hidden = false));
+      element.querySelectorAll("input.dice-input").forEach((input) => (input.required = false));
+    }
+    render(element);
+    sharpen();
+  }
+
+  // --- taps ------------------------------------------------------------------------
+
+  function tap(change) {
+    const element = tracker();
+    const entry = read();
+    if (!element || !entry) return;
+    const round = replay(element, entry.taps);
+    let seat = entry.pick && round.throws[entry.pick] ? entry.pick : round.current;
+    if (seat === undefined) return;
+    const tapped = change(seat, round);
+    if (tapped && tapped.d && round.throws[seat].dice.length === 3 && entry.pick !== seat) {
+      // A die after a throw held for its laid-aside toggle belongs to the next thrower; only a
+      // throw picked on purpose is entered anew.
+      seat = nextOpen(round.seats, round.throws, seat);
+      tapped.s = seat;
+    }
+    if (tapped) entry.taps.push(tapped);
+    if (tapped && tapped.d) entry.pick = null; // the pad follows the turn order again
+    write(entry);
+    render(element);
+  }
+
+  app.addEventListener("click", (event) => {
+    const target = event.target.closest("button");
+    if (!target || !app.contains(target)) return;
+    const element = tracker();
+    if (target.dataset.face) {
+      tap((seat) => ({ s: seat, d: Number(target.dataset.face) }));
+    } else if (target.dataset.roll) {
+      tap((seat) => ({ s: seat, r: Number(target.dataset.roll) }));
+    } else if (target.hasAttribute("data-kept")) {
+      tap((seat) => ({ s: seat, k: target.getAttribute("aria-pressed") === "true" ? 0 : 1 }));
+    } else if (target.dataset.pick !== undefined) {
+      const entry = read();
+      if (!entry) return;
+      entry.pick = target.dataset.pick;
+      write(entry);
+      render(element);
+    } else if (target.hasAttribute("data-undo")) {
+      const entry = read();
+      if (!entry || !entry.taps.length) return;
+      entry.taps.pop();
+      entry.pick = null;
+      write(entry);
+      render(element);
+    } else if (target.hasAttribute("data-take-back")) {
+      const entry = read();
+      if (!entry || !entry.previous) return;
+      // The round just scored comes back with its taps: change a die and score it again.
+      const previous = entry.previous;
+      Object.assign(entry, { html: previous.html, taps: previous.taps, pick: null, previous: null, waiting: false });
+      write(entry);
+      const shown = show(previous.html);
+      enhance(shown);
+      note(shown, t("trackerTakenBack"));
+    }
+  });
+
+  // --- the server's answers ----------------------------------------------------------
+
+  app.addEventListener("htmx:beforeRequest", (event) => {
+    const element = tracker();
+    if (!element || !element.contains(event.detail.elt)) return;
+    note(element, "");
+    sending = true;
+    const score = element.querySelector("[data-score]");
+    if (score) score.disabled = true;
+  });
+
+  app.addEventListener("htmx:afterRequest", () => {
+    sending = false;
+    const element = tracker();
+    if (element) render(element);
+  });
+
+  app.addEventListener("htmx:beforeSwap", (event) => {
+    if (event.detail.target && event.detail.target.id === "tracker" && event.detail.shouldSwap) {
+      incoming = typeof event.detail.serverResponse === "string" ? event.detail.serverResponse : null;
+    }
+  });
+
+  document.addEventListener("htmx:load", (event) => {
+    const element = event.detail.elt;
+    if (!element || element.id !== "tracker") return;
+    const html = incoming || element.outerHTML;
+    incoming = null;
+    if (element.dataset.step === "nothing") {
+      forget();
+      return;
+    }
+    let entry = read();
+    if (!entry || entry.version !== app.dataset.version) entry = fresh(html);
+    if (signature(element) !== signature(parse(entry.html))) {
+      // The next round (or half): its taps start empty; the one before can be taken back (not
+      // across games: a new game starts afresh).
+      entry.previous = element.dataset.fresh === "1" ? null : { html: entry.html, taps: entry.taps };
+      entry.html = html;
+      entry.taps = [];
+      entry.pick = null;
+    }
+    entry.waiting = false;
+    retries = 0;
+    write(entry);
+    enhance(element);
+  });
+
+  // No connection: the round stays on the tablet and is scored by itself once the connection is back.
+  app.addEventListener("htmx:sendError", (event) => {
+    const element = tracker();
+    if (!element || !element.contains(event.detail.elt)) return;
+    event.stopPropagation(); // said here, in the tracker's words, instead of app.js's generic message
+    const entry = read();
+    if (entry) {
+      entry.waiting = true;
+      write(entry);
+    }
+    render(element);
+    note(element, t("trackerOffline"), "warn");
+    retryLater();
+  });
+
+  // Tried again when the browser says it is online, and meanwhile every few seconds (the browser
+  // does not always notice a connection that comes back).
+  function resend() {
+    window.clearTimeout(retryTimer);
+    const entry = read();
+    const element = tracker();
+    if (!entry || !entry.waiting || !element || sending) return;
+    const form = element.querySelector("[data-tracker-form]");
+    const score = form && form.querySelector("[data-score]");
+    if (score && !score.disabled) form.requestSubmit(score);
+  }
+
+  function retryLater() {
+    window.clearTimeout(retryTimer);
+    retryTimer = window.setTimeout(resend, RETRY_MS[Math.min(retries, RETRY_MS.length - 1)]);
+    retries += 1;
+  }
+
+  window.addEventListener("online", resend);
+  document.addEventListener("spielleitung:connection", (event) => {
+    if (event.detail && event.detail.online) resend();
+  });
+
+  // --- sharp play --------------------------------------------------------------------
+
+  const clock = document.querySelector("[data-tracker-clock]");
+  const loadedAt = window.performance.now();
+  let sharpNow = false;
+
+  function sharpen() {
+    const element = tracker();
+    if (!sharpNow || !element) return;
+    const step = element.dataset.step;
+    if (step === "done" || step === "nothing") return;
+    if (element.dataset.fresh === "1") {
+      // The game has not begun: it is played with one half.
+      element.classList.add("is-sharp");
+      element.querySelectorAll("[data-when-sharp]").forEach((banner) => (banner.hidden = false));
+      const flag = element.querySelector('input[name="sharp"]');
+      if (flag) flag.value = "1";
+    } else if (!element.classList.contains("is-sharp")) {
+      element.querySelectorAll("[data-when-pending]").forEach((banner) => (banner.hidden = false));
+    }
+  }
+
+  function tick() {
+    if (!clock) return;
+    const seconds = Number(clock.dataset.elapsed) + Math.floor((window.performance.now() - loadedAt) / 1000);
+    const timer = clock.querySelector("[data-tracker-timer]");
+    if (timer) timer.textContent = Math.floor(seconds / 60) + ":" + String(seconds % 60).padStart(2, "0");
+    const past = seconds >= Number(clock.dataset.sharpAfter);
+    clock.classList.toggle("is-sharp", past);
+    if (past && !sharpNow) {
+      sharpNow = true;
+      sharpen();
+    }
+  }
+
+  // --- start -------------------------------------------------------------------------
+
+  function start() {
+    forgetOld();
+    let element = tracker();
+    if (!element) return;
+    if (element.dataset.step === "nothing") {
+      forget();
+      return;
+    }
+    const page = element.outerHTML;
+    let entry = read();
+    if (entry && entry.version !== app.dataset.version) entry = null; // a result was recorded meanwhile
+    if (entry && !parse(entry.html || "")) entry = null; // unreadable: start from the page
+    if (!entry) {
+      entry = fresh(page);
+    } else if (signature(parse(entry.html)) !== signature(element)) {
+      element = show(entry.html);
+      note(element, t("trackerRestored"));
+    } else {
+      if (entry.taps.length) note(element, t("trackerRestored"));
+      entry.html = page; // the same state, rendered now (sharp play may have begun)
+    }
+    write(entry);
+    tick();
+    enhance(element);
+    if (entry.waiting) resend();
+  }
+
+  start();
+  if (clock) window.setInterval(tick, 1000);
+})();

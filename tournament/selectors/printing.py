@@ -1,0 +1,244 @@
+"""Reads of the print pack: the paper fallback for the desk and the hall.
+
+What each printable shows -- the rounds to print, a round's seating by table and
+by name, a result slip per table, the final ranking -- read here with a fixed
+number of queries, whatever the number of players. The ranking itself is the
+one ranking (``selectors.ranking``), never computed again; what a slip records
+(winners, card points or chips, and how many games at most) is asked of the
+format's record (``registry.of``), never of the format's name.
+
+Long lists are cut into sheets of a fixed size here (``sheets``): each sheet is
+one printed A4 page with its own heading, so the number of pages is known and a
+list posted in the hall says on every page what it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TypeVar
+
+from django.db.models import Count, Prefetch
+
+from tournament import enums, folding
+from tournament.formats import registry
+from tournament.formats.record import Format, Standing
+from tournament.models import Player, Round, Seat, Table, Tournament
+from tournament.selectors import play as play_reads
+from tournament.selectors import ranking as ranking_reads
+
+T = TypeVar("T")
+
+# Sheet sizes (one A4 portrait page each; static/css/print.css is laid out for them).
+CARDS_PER_SHEET = 6  # table cards: two columns of three, cut apart
+TABLES_PER_SHEET = 10  # seating by table: two columns of five tables of up to four seats
+NAMES_PER_SHEET = 30  # seating by name: one line per player, room left for names that wrap
+# The most game lines a slip holds and still fits its page: a table played to a points target (no
+# longest match) or a longer match goes on on the back.
+SLIP_LINES = 12
+# A slip of up to this many lines gets taller boxes (more room to write).
+ROOMY_LINES = 9
+
+# What a result slip's boxes record, from the format's record and the table.
+RECORDS_WINS = "wins"  # a cross for each game's winner
+RECORDS_CARD_POINTS = "card_points"  # the winner and the card points counted
+RECORDS_CHIPS = "chips"  # a cross for each game's loser: one chip handed in
+
+
+def sheets(items: Sequence[T], size: int) -> list[Sequence[T]]:
+    """``items`` cut into sheets of ``size`` (one empty sheet for no items, so a page still prints)."""
+    return [items[start : start + size] for start in range(0, len(items), size)] or [items[:0]]
+
+
+# --------------------------------------------------------------------------
+# The pack page
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Pack:
+    """What the print pack page lists: every round (with its table count) and how many
+    start-number cards there are."""
+
+    rounds: list[Round]  # each with ``table_count``
+    start_cards: int
+
+
+def pack(tournament: Tournament) -> Pack:
+    """Every round with its number of tables, and the checked-in players with a start number (two queries)."""
+    rounds = list(Round.objects.filter(tournament=tournament).annotate(table_count=Count("tables")).order_by("number"))
+    start_cards = Player.objects.filter(
+        tournament=tournament, status=enums.PlayerStatus.CHECKED_IN, start_number__isnull=False
+    ).count()
+    return Pack(rounds=rounds, start_cards=start_cards)
+
+
+# --------------------------------------------------------------------------
+# A round: table cards, seating, result slips
+# --------------------------------------------------------------------------
+
+
+def round_with_tables(tournament: Tournament, round_number: int) -> Round | None:
+    """The round ``round_number`` of the tournament with its tables, seats and players (three
+    queries), or None when the tournament has no such round."""
+    return play_reads.round_tables(tournament, round_number)
+
+
+@dataclass(frozen=True)
+class SeatLine:
+    """One player's place in a round: the table and the seat (counted from 1)."""
+
+    player: Player
+    table: Table
+    seat: int
+
+
+@dataclass(frozen=True)
+class Seating:
+    """A round's seating, by table (each table's seats in order) and by name."""
+
+    round: Round
+    tables: list[tuple[Table, list[SeatLine]]]
+    by_name: list[SeatLine]
+
+    def table_sheets(self) -> list[Sequence[tuple[Table, list[SeatLine]]]]:
+        return sheets(self.tables, TABLES_PER_SHEET)
+
+    def name_sheets(self) -> list[Sequence[SeatLine]]:
+        return sheets(self.by_name, NAMES_PER_SHEET)
+
+
+def seating(rnd: Round) -> Seating:
+    """The seating of a round read by ``round_with_tables`` (no further query); by name in
+    alphabetical order regardless of case, then by start number."""
+    tables = [
+        (table, [SeatLine(player=seat.player, table=table, seat=seat.position + 1) for seat in table.seats.all()])
+        for table in rnd.tables.all()
+    ]
+    lines = [line for _table, seats in tables for line in seats]
+    # Dictionary order of German and Italian: "Änne" before "Zoë" (tournament.folding).
+    by_name = sorted(lines, key=lambda line: (folding.plain(line.player.name), line.player.start_number or 0))
+    return Seating(round=rnd, tables=tables, by_name=by_name)
+
+
+@dataclass(frozen=True)
+class Slip:
+    """A table's paper result slip: its players in seat order, one line per game the table can
+    take at most (``SLIP_LINES`` at most), and what each game's boxes record (``RECORDS_*``)."""
+
+    table: Table
+    seats: list[Seat]
+    games: range
+    records: str
+    continued: bool  # the table may take more games than the lines: more on the back
+
+    @property
+    def columns(self) -> int:
+        return len(self.seats)
+
+    @property
+    def roomy(self) -> bool:
+        return len(self.games) <= ROOMY_LINES
+
+
+def games_at_most(tournament: Tournament, fmt: Format, table: Table, players: int) -> tuple[int, bool]:
+    """The most games ``table`` can take and whether that is open-ended (a points target).
+
+    From what the table is played to: chips (each game costs its loser one chip; the last player
+    in keeps at least one), wins needed (everyone one win short, then the deciding game), a
+    number of games per round (a setting the format uses), else a points target (open-ended).
+    """
+    if table.chips_per_player:
+        return max(players * table.chips_per_player - 1, 1), False
+    if table.wins_needed:
+        return players * (table.wins_needed - 1) + 1, False
+    if table.points_target is None and "games_per_round" in fmt.settings_used:
+        return tournament.games_per_round, False
+    return SLIP_LINES, True
+
+
+def records(fmt: Format, table: Table) -> str:
+    """What a game's boxes record at ``table``: the loser's chip, card points, or the winner."""
+    if fmt.entry == "loser":
+        return RECORDS_CHIPS
+    if fmt.counts_card_points(table):
+        return RECORDS_CARD_POINTS
+    return RECORDS_WINS
+
+
+def result_slips(tournament: Tournament, rnd: Round) -> list[Slip]:
+    """One slip per table of a round read by ``round_with_tables`` (no further query)."""
+    fmt = registry.of(tournament)
+    slips = []
+    for table in rnd.tables.all():
+        seats = list(table.seats.all())
+        count, open_ended = games_at_most(tournament, fmt, table, len(seats))
+        slips.append(
+            Slip(
+                table=table,
+                seats=seats,
+                games=range(1, min(count, SLIP_LINES) + 1),
+                records=records(fmt, table),
+                continued=open_ended or count > SLIP_LINES,
+            )
+        )
+    return slips
+
+
+# --------------------------------------------------------------------------
+# The final ranking
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Duel:
+    """A duel table that decides a tie (its seats best first once decided)."""
+
+    table: Table
+    seats: list[Seat]
+
+    @property
+    def decided(self) -> bool:
+        return self.table.status != enums.TableStatus.PLAYING
+
+
+@dataclass(frozen=True)
+class FinalRanking:
+    """The ranking (``selectors.ranking``), with the points each player scored at a table
+    played to a points target (the final to points) and the duels that decided ties."""
+
+    ranking: ranking_reads.Ranking
+    final_points: dict[int, int]
+    points_target: int | None
+    duels: list[Duel]
+
+    def finalists(self) -> list[tuple[Standing, int]]:
+        """The players of the final to points with their points, in ranking order."""
+        return [
+            (row, self.final_points[row.player.pk]) for row in self.ranking.rows if row.player.pk in self.final_points
+        ]
+
+
+def final_ranking(tournament: Tournament) -> FinalRanking:
+    """The one ranking, the final's points and the duels (the ranking's queries and three more)."""
+    final_seats = Seat.objects.filter(
+        table__round__tournament=tournament, table__points_target__isnull=False, table__is_duel=False
+    ).values_list("player_id", "points", "table__points_target")
+    final_points: dict[int, int] = {}
+    target = None
+    for player_id, points, points_target in final_seats:
+        final_points[player_id] = points
+        target = points_target
+    duels = (
+        Table.objects.filter(round__tournament=tournament, is_duel=True)
+        .order_by("round__number", "number")
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("place", "position"))
+        )
+    )
+    return FinalRanking(
+        ranking=ranking_reads.ranking(tournament),
+        final_points=final_points,
+        points_target=target,
+        duels=[Duel(table=table, seats=list(table.seats.all())) for table in duels],
+    )

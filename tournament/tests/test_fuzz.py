@@ -1,0 +1,475 @@
+"""Hostile input against every page and every POST endpoint: never a 5xx, and a refusal changes nothing.
+
+The endpoints are not listed by hand: every URL pattern of the site is taken
+from the resolver, and the fields each one accepts are read from the forms and
+htmx attributes of the pages a user sees (``discover_forms``), so a new form or
+endpoint is fuzzed without touching this file. Each example is one request:
+
+- an endpoint (POST or GET) of a tournament of each format in play
+  (``scenarios``), of a tournament in registration, or of the public pages;
+- its URL ids drawn from the tournament's own objects, another tournament's,
+  0 and numbers past every integer column;
+- its fields: a subset of the form's, with values drawn from what the form
+  offers (so deeper code runs) and from hostile values (NUL bytes, huge and
+  negative numbers, far dates, foreign ids, byte-order marks, very long
+  strings, markup, spreadsheet formulas), plus parameter names no form has;
+- sent as a plain form post or as htmx.
+
+It asserts: no status >= 500; and an answer >= 400 (a refusal) leaves every row
+of the play, desk and account tables as it was (refusals may add their own
+audit entry, which is left out). Hypothesis shrinks a failure to one request.
+
+``FUZZ_EXAMPLES`` (default 300 per test) sets how hard to try; the run is
+derandomised so CI is repeatable, a local ``FUZZ_RANDOM=1`` explores anew.
+"""
+
+from __future__ import annotations
+
+import html.parser
+import itertools
+import json
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from django.apps import apps
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tournament import enums
+from tournament.models import AuditEntry, Player, Table, Tournament
+from tournament.tests.factories import PlayerFactory, TournamentFactory, UserFactory
+from tournament.tests.views.scenarios import (  # noqa: F401 (fixtures)
+    FORMATS,
+    Scenario,
+    built_fixture,
+    cheap_clients_fixture,
+    client_handler_fixture,
+)
+from tournament.writes import REFUSED
+
+pytestmark = [pytest.mark.django_db]
+
+EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "300"))
+FUZZ_SETTINGS = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    derandomize=not os.environ.get("FUZZ_RANDOM"),
+    database=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+# Numbers at and past the edges of PostgreSQL's integer columns (smallint, integer, bigint).
+EDGE_NUMBERS = [0, -1, 1, 32767, 32768, 2**31 - 1, 2**31, 2**63 - 1, 2**63, 10**30, -(2**63) - 1]
+HOSTILE_TEXT = [
+    "",
+    " ",
+    "\x00",
+    "a\x00b",
+    "\ufeff",
+    "\ud7ff\ue000",
+    "x" * 10_000,
+    "ä" * 500,
+    "<script>alert(1)</script>",
+    "\"'><img src=x onerror=alert(1)>",
+    "=1+1",
+    "@SUM(1+1)*cmd|' /C calc'!A0",
+    "' OR 1=1 --",
+    "%00",
+    "../../etc/passwd",
+    "１２",  # full-width digits: int() reads them
+    " 12 ",
+    "1e9",
+    "NaN",
+    "-0",
+    "0x10",
+    "true",
+    "[]",
+    "{}",
+    "null",
+    "0001-01-01",
+    "0001-01-01T00:00",
+    "9999-12-31T23:59",
+    "10000-01-01T00:00",
+    "2026-02-30",
+    "2026-11-21T25:61",
+    "\r\n",
+    "\t",
+    "🎲" * 50,
+    "Ω" * 121,
+]
+EXTRA_NAMES = ["q", "key", "version", "page", "confirm", "override", "next", "lang", "action", "done", "returned"]
+
+
+# --------------------------------------------------------------------------
+# What the pages offer: forms and htmx posts
+# --------------------------------------------------------------------------
+
+
+@dataclass
+class Endpoint:
+    """A place a request goes: a path, its method, and the fields a page's form sends there."""
+
+    path: str
+    method: str
+    fields: dict[str, list[str]] = field(default_factory=dict)  # name -> values offered
+
+
+class FormParser(html.parser.HTMLParser):
+    """Collects the forms (action, method, named fields with their offered values) and htmx posts of a page."""
+
+    def __init__(self, page_path: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.page_path = page_path
+        self.found: list[Endpoint] = []
+        self.form: Endpoint | None = None
+        self.select: str | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        attr = {name: value or "" for name, value in attrs}
+        for verb in ("hx-post", "hx-get"):
+            if attr.get(verb):
+                vals = _json_object(attr.get("hx-vals", ""))
+                endpoint = Endpoint(attr[verb], verb.removeprefix("hx-"), {k: [str(v)] for k, v in vals.items()})
+                self.found.append(endpoint)
+        if tag == "form":
+            method = (attr.get("method") or "get").lower()
+            self.form = Endpoint(attr.get("action") or self.page_path, method)
+            self.found.append(self.form)
+            return
+        if self.form is None:
+            return
+        name = attr.get("name")
+        if tag in {"input", "button", "textarea"} and name:
+            self.form.fields.setdefault(name, []).append(attr.get("value", ""))
+        elif tag == "select" and name:
+            self.select = name
+            self.form.fields.setdefault(name, [])
+        elif tag == "option" and self.select:
+            self.form.fields[self.select].append(attr.get("value", ""))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "form":
+            self.form = None
+        elif tag == "select":
+            self.select = None
+
+
+def _json_object(text: str) -> dict[str, Any]:
+    try:
+        value = json.loads(text) if text else {}
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def url_patterns() -> Iterator[tuple[str, URLPattern]]:
+    """(name, pattern) of every named URL of the tournament app, the formats' own included."""
+    for entry in get_resolver().url_patterns:
+        if isinstance(entry, URLResolver) and entry.namespace == "tournament":
+            for pattern in entry.url_patterns:
+                if isinstance(pattern, URLPattern) and pattern.name:
+                    yield pattern.name, pattern
+
+
+@dataclass
+class Target:
+    """A tournament to fuzz and the ids its URLs may carry."""
+
+    tournament: Tournament
+    ids: dict[str, list[int]]  # URL parameter -> this tournament's ids
+    foreign: dict[str, list[int]]  # URL parameter -> another tournament's ids
+
+    def paths(self) -> list[str]:
+        """Every URL of the app for this tournament, with its own ids (one path per pattern)."""
+        out = []
+        for name, pattern in url_patterns():
+            params = list(pattern.pattern.converters)
+            if "tournament_id" not in params:
+                continue
+            kwargs = {p: (self.ids.get(p) or [1])[0] for p in params if p != "tournament_id"}
+            out.append(reverse(f"tournament:{name}", kwargs={"tournament_id": self.tournament.pk, **kwargs}))
+        return out
+
+
+def public_kwargs(pattern: URLPattern, tournament: Tournament) -> dict[str, object]:
+    """The URL arguments of a public page: the tournament's public key (or its id for the old addresses)."""
+    values = {"tournament_id": tournament.pk, "public_key": getattr(tournament, "public_key", None)}
+    return {name: values[name] for name in pattern.pattern.converters}
+
+
+def ids_of(tournament: Tournament) -> dict[str, list[int]]:
+    tables = list(Table.objects.filter(round__tournament=tournament).order_by("pk").values_list("pk", flat=True))
+    return {
+        "player_id": list(Player.objects.filter(tournament=tournament).order_by("pk").values_list("pk", flat=True)),
+        "table_id": tables,
+        "item_id": list(tournament.checklist_items.order_by("pk").values_list("pk", flat=True)),
+        "staff_id": list(tournament.staff.order_by("pk").values_list("pk", flat=True)),
+        "round_number": list(tournament.rounds.order_by("number").values_list("number", flat=True)),
+    }
+
+
+def discover_forms(client: Client, target: Target) -> list[Endpoint]:
+    """Every form and htmx request the tournament's pages offer, and every URL of the app by the method it takes.
+
+    A URL whose GET answers 405 takes POST; one whose GET answers a page is fuzzed with GET and its forms'
+    fields; form actions and htmx posts bring the fields they send."""
+    endpoints: dict[tuple[str, str], Endpoint] = {}
+    for path in target.paths():
+        response = client.get(path)
+        if response.status_code == 405:
+            endpoints.setdefault((path, "post"), Endpoint(path, "post"))
+            continue
+        if response.status_code != 200:
+            continue
+        endpoints.setdefault((path, "get"), Endpoint(path, "get"))
+        if "html" not in response.get("Content-Type", ""):
+            continue
+        parser = FormParser(path)
+        parser.feed(response.content.decode())
+        for found in parser.found:
+            found.path = urlsplit(found.path).path or path
+            known = endpoints.setdefault((found.path, found.method), Endpoint(found.path, found.method))
+            for name, values in found.fields.items():
+                known.fields.setdefault(name, []).extend(values)
+    return list(endpoints.values())
+
+
+# --------------------------------------------------------------------------
+# Hostile values
+# --------------------------------------------------------------------------
+
+
+def hostile_value(offered: list[str], ids: list[int]) -> st.SearchStrategy[str]:
+    choices = [st.sampled_from(HOSTILE_TEXT), st.sampled_from([str(n) for n in EDGE_NUMBERS])]
+    if offered:
+        choices += [st.sampled_from(offered)] * 3  # mostly what the form offers, to get past the first check
+    if ids:
+        choices.append(st.sampled_from([str(i) for i in ids]))
+    choices.append(st.text(st.characters(exclude_categories=("Cs",)), max_size=40))
+    return st.one_of(*choices)
+
+
+def swap_ids(path: str, target: Target, other: Target) -> st.SearchStrategy[str]:
+    """The path as it is, or with one of its ids (a player, table, item, round; not the tournament's)
+    replaced by another tournament's id, 0 or a number past every integer column."""
+    parts = path.split("/")
+    # ["", "t", "<tournament>", ...]: ids after the tournament's own.
+    positions = [index for index, part in enumerate(parts) if part.isdigit() and index > 2]
+    if not positions:
+        return st.just(path)
+    foreign = [i for values in other.ids.values() for i in values][:20]
+    replacement = st.sampled_from([*(str(i) for i in foreign), "0", str(2**31), str(2**63), str(10**30)])
+
+    def swapped(choice: tuple[int, str]) -> str:
+        index, new = choice
+        return "/".join(new if at == index else part for at, part in enumerate(parts))
+
+    return st.one_of(st.just(path), st.tuples(st.sampled_from(positions), replacement).map(swapped))
+
+
+@st.composite
+def requests(draw: st.DrawFn, endpoints: list[Endpoint], target: Target, other: Target) -> tuple[str, str, dict, bool]:
+    # Posts with fields are where the writes are: drawn three times as often.
+    weighted = [e for e in endpoints for _ in range(3 if e.method == "post" and e.fields else 1)]
+    endpoint = draw(st.sampled_from(weighted))
+    path = draw(swap_ids(endpoint.path, target, other))
+    all_ids = [i for values in (target.ids | {"x": []}).values() for i in values] + [
+        i for values in other.ids.values() for i in values
+    ]
+    names = sorted(endpoint.fields)
+    chosen = draw(st.lists(st.sampled_from(names), unique=True)) if names else []
+    extra = draw(
+        st.lists(
+            st.one_of(
+                st.sampled_from(EXTRA_NAMES),
+                st.sampled_from(all_ids or [1]).map(lambda i: f"points_{i}"),
+                st.sampled_from(all_ids or [1]).map(lambda i: f"hand_{i}_wild_draw_four"),
+                st.text(st.characters(exclude_categories=("Cs",)), min_size=1, max_size=12),
+            ),
+            max_size=3,
+        )
+    )
+    data = {}
+    for name in [*chosen, *extra]:
+        data[name] = draw(hostile_value(endpoint.fields.get(name, []), all_ids))
+    htmx = draw(st.booleans())
+    return endpoint.method, path, data, htmx
+
+
+# --------------------------------------------------------------------------
+# What a refusal must leave as it was
+# --------------------------------------------------------------------------
+
+SNAPSHOT_APPS = ("tournament", "games", "auth")
+
+
+def everything() -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of the app's and the accounts' tables (refusal audit entries left out)."""
+    rows: dict[str, list[tuple[Any, ...]]] = {}
+    for model in apps.get_models():
+        if model._meta.app_label not in SNAPSHOT_APPS:
+            continue
+        qs = model.objects.all()
+        if model is AuditEntry:
+            qs = qs.exclude(action=REFUSED)
+        if model._meta.model_name == "user":
+            qs = qs.defer("last_login")  # logging in is not a write of the request under test
+            rows[model._meta.label] = list(qs.order_by("pk").values_list("pk", "username", "password", "is_active"))
+            continue
+        rows[model._meta.label] = list(qs.order_by("pk").values_list())
+    return rows
+
+
+def send(client: Client, method: str, path: str, data: dict[str, str], htmx: bool) -> int:
+    headers = {"HX-Request": "true"} if htmx else {}
+    return (client.get if method == "get" else client.post)(path, data, headers=headers).status_code
+
+
+STATS: dict[tuple[str, int], int] = {}
+
+
+def check(client: Client, request: tuple[str, str, dict, bool]) -> None:
+    method, path, data, htmx = request
+    before = everything()
+    status = send(client, method, path, data, htmx)
+    if os.environ.get("FUZZ_STATS"):
+        key = (method + " " + "/".join(part if not part.isdigit() else "N" for part in path.split("/")), status)
+        STATS[key] = STATS.get(key, 0) + 1
+        print(key, status, sorted(data)[:6])
+    assert status < 500, f"{status} from {method.upper()} {path} {data!r} htmx={htmx}"
+    if status >= 400:
+        assert everything() == before, f"refused with {status} but changed: {method.upper()} {path} {data!r}"
+
+
+# --------------------------------------------------------------------------
+# The tests
+# --------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module", name="registration")
+def registration_fixture(built, django_db_blocker) -> Tournament:  # type: ignore[no-untyped-def]
+    """A tournament at the desk: registered, checked-in and waiting players, a checklist, a window."""
+    with django_db_blocker.unblock():
+        tournament = TournamentFactory(name="Fuzz open", capacity=6)
+        for number, status in enumerate(
+            [enums.PlayerStatus.REGISTERED] * 4 + [enums.PlayerStatus.CHECKED_IN] * 2 + [enums.PlayerStatus.WAITING]
+        ):
+            PlayerFactory(tournament=tournament, name=f"Fuzz {number}", status=status)
+    return tournament
+
+
+@pytest.fixture(name="superuser_client")
+def superuser_client_fixture(client: Client) -> Client:
+    user = UserFactory(username="fuzz-admin", is_superuser=True, is_staff=True)
+    user.save()  # the factory sets the password after saving: keep the session's hash valid
+    client.force_login(user)
+    return client
+
+
+def targets(built: dict[str, Scenario], registration: Tournament) -> dict[str, Target]:
+    out = {}
+    for name, tournament in [*((fmt, s.tournament) for fmt, s in built.items()), ("registration", registration)]:
+        out[name] = Target(tournament, ids_of(tournament), {})
+    return out
+
+
+@pytest.mark.parametrize("which", [*FORMATS, "registration"])
+def test_staff_endpoints_never_answer_5xx_and_refusals_change_nothing(
+    superuser_client: Client, built: dict[str, Scenario], registration: Tournament, which: str
+) -> None:
+    """Every staff page and POST endpoint of the tournament, as an organiser (superuser: every role)."""
+    by_name = targets(built, registration)
+    target = by_name[which]
+    other = next(t for name, t in by_name.items() if name != which)
+    endpoints = discover_forms(superuser_client, target)
+    assert len(endpoints) > 30, [e.path for e in endpoints]  # the resolver and the forms were found
+    assert any(e.fields for e in endpoints if e.method == "post")
+
+    @FUZZ_SETTINGS
+    @given(request=requests(endpoints, target, other))
+    def run(request: tuple[str, str, dict, bool]) -> None:
+        check(superuser_client, request)
+
+    run()
+
+
+SITE_PAGES = ["/", "/t/new/"]
+
+
+def test_site_forms_never_answer_5xx(superuser_client: Client, client_handler, built: dict[str, Scenario]) -> None:  # type: ignore[no-untyped-def]
+    """The forms outside a tournament: creating one, the language switch, and the logins (as a stranger)."""
+    endpoints: dict[tuple[str, str], Endpoint] = {}
+    for path in SITE_PAGES:
+        response = superuser_client.get(path)
+        assert response.status_code == 200, path
+        parser = FormParser(path)
+        parser.feed(response.content.decode())
+        for found in parser.found:
+            found.path = urlsplit(found.path).path or path
+            known = endpoints.setdefault((found.path, found.method), Endpoint(found.path, found.method))
+            for name, values in found.fields.items():
+                known.fields.setdefault(name, []).extend(values)
+    # Not the log-out button: the rest of the run is meant to be logged in.
+    posts = [e for e in endpoints.values() if e.method == "post" and e.path != "/accounts/logout/"]
+    assert {"/t/new/", "/i18n/setlang/"} <= {e.path for e in posts}
+    for login in ("/accounts/login/", "/admin/login/"):
+        posts.append(Endpoint(login, "post", {"username": ["fuzz-admin", "nobody"], "password": ["wrong"]}))
+    stranger = Client()
+    stranger.handler = client_handler
+    no_ids = Target(built[FORMATS[0]].tournament, {}, {})
+
+    @FUZZ_SETTINGS
+    @given(request=requests(posts, no_ids, no_ids), anonymous=st.booleans())
+    def run(request: tuple[str, str, dict, bool], anonymous: bool) -> None:
+        check(stranger if anonymous or "login" in request[1] else superuser_client, request)
+
+    run()
+
+
+PUBLIC_QUERIES = st.dictionaries(
+    st.sampled_from(["q", "lang", "view", "page", "round"]),
+    st.one_of(st.sampled_from(HOSTILE_TEXT), st.sampled_from([str(n) for n in EDGE_NUMBERS])),
+    max_size=3,
+)
+
+
+@pytest.mark.parametrize("which", FORMATS)
+def test_public_pages_never_answer_5xx(client: Client, built: dict[str, Scenario], which: str) -> None:
+    """The no-login pages (projector, its poll, the phone page, the JSON) with hostile queries and ids."""
+    tournament = built[which].tournament
+    public = [
+        reverse(f"tournament:{name}", kwargs=public_kwargs(pattern, tournament))
+        for name, pattern in url_patterns()
+        if str(pattern.pattern).startswith("p/")
+    ]
+    assert len(public) >= 4
+    # The same pages for a tournament that does not exist (a wrong key, an id past every column).
+    key = getattr(tournament, "public_key", str(tournament.pk))
+    paths = public + [p.replace(f"/{key}/", "/AAAAAAAAAAAAAAAAAAAAAA/") for p in public]
+    paths += [p.replace(f"/{key}/", f"/{2**63}/") for p in public] + [f"/p/{tournament.pk}/"]
+
+    @FUZZ_SETTINGS
+    @given(path=st.sampled_from(paths), query=PUBLIC_QUERIES, htmx=st.booleans())
+    def run(path: str, query: dict[str, str], htmx: bool) -> None:
+        check(client, ("get", path, query, htmx))
+
+    run()
+
+
+def test_the_forms_were_discovered(
+    superuser_client: Client, built: dict[str, Scenario], registration: Tournament
+) -> None:
+    """The fuzzer reaches the forms people use (a guard against the discovery silently finding nothing)."""
+    target = targets(built, registration)["registration"]
+    posts = {e.path: e.fields for e in discover_forms(superuser_client, target) if e.method == "post" and e.fields}
+    t = registration.pk
+    assert {"name", "club", "contact"} <= set(posts[reverse("tournament:register", args=[t])])
+    assert "opens_at" in posts[reverse("tournament:add_window", args=[t])]
+    assert any(path.endswith("/check-in/") for path in posts)
+    assert len(list(itertools.islice(posts, 10))) == 10
