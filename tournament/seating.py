@@ -10,7 +10,12 @@ Three jobs, each reproducible from a seed:
   keeping players of the same club apart.
 * ``seat_avoiding_repeats`` seats a re-seated round (points format) so that
   players who already met are kept apart as far as possible: fewest repeated
-  pairs first, then fewest pairs repeated from the last round.
+  pairs first, then fewest pairs repeated from the last round. Up to
+  ``LINEAR_FROM`` players by a swap search (``REPEAT_AVOIDING_ALGORITHM``,
+  unchanged), above it by a linear-time greedy plus bounded swaps
+  (``LINEAR_ALGORITHM``); optionally the short tables go to the players with
+  the fewest short-table seats so far. The plan reports a lower bound on the
+  unavoidable repeats (``unavoidable_repeats``) and the short-table spread.
 
 Every draw sorts the player ids first and then uses ``random.Random(seed)``, so
 the same seed and the same set of players give the same plan whatever order
@@ -29,6 +34,7 @@ from tournament.formats.base import FormatError, TableSizes
 
 __all__ = [
     "CLUBS_APART_ALGORITHM",
+    "LINEAR_ALGORITHM",
     "REPEAT_AVOIDING_ALGORITHM",
     "SEATING_ALGORITHM",
     "SeatingImpossible",
@@ -41,8 +47,11 @@ __all__ = [
     "explain_impossible",
     "seat_avoiding_repeats",
     "seat_players",
+    "short_size",
+    "short_table_spread",
     "table_pairs",
     "table_sizes",
+    "unavoidable_repeats",
     "widened_options",
 ]
 
@@ -162,7 +171,12 @@ class SeatingPlan:
     counts pairs of players of the same (non-empty) club at one table;
     ``repeated_pairs`` counts pairs at one table who met before and
     ``repeats_from_last_round`` those of them who sat together in the last round
-    (both 0 for draws that do not look at history).
+    (both 0 for draws that do not look at history). ``unavoidable_repeats`` is
+    a lower bound on the repeated pairs any seating of the round must have
+    (``unavoidable_repeats()``), so the organiser sees how close the plan is;
+    ``short_table_spread`` is the largest minus the smallest number of
+    short-table seats among the round's players, this round included
+    (``short_table_spread()``). Both are 0 for draws that do not compute them.
     """
 
     tables: tuple[tuple[int, ...], ...]
@@ -171,6 +185,8 @@ class SeatingPlan:
     club_conflicts: int = 0
     repeated_pairs: int = 0
     repeats_from_last_round: int = 0
+    unavoidable_repeats: int = 0
+    short_table_spread: int = 0
 
     @property
     def sizes(self) -> tuple[int, ...]:
@@ -665,6 +681,7 @@ def seat_avoiding_repeats(
     attempts: int = DEFAULT_ATTEMPTS,
     *,
     work_limit: int = DEFAULT_WORK_LIMIT,
+    short_table_history: Mapping[int, int] | None = None,
 ) -> SeatingPlan:
     """Seat every player at tables of ``table_sizes``, keeping those who met apart.
 
@@ -689,6 +706,19 @@ def seat_avoiding_repeats(
     input order. The plan reports ``repeated_pairs`` and
     ``repeats_from_last_round``. ``algorithm`` is ``REPEAT_AVOIDING_ALGORITHM``,
     with the attempts and work limit appended when they are not the defaults.
+
+    Fields of more than ``LINEAR_FROM`` players are seated by ``_seat_linear``
+    instead (``LINEAR_ALGORITHM``; ``attempts`` and ``work_limit`` do not
+    apply): the search above needs time and memory growing with the square of
+    the field. Up to ``LINEAR_FROM`` the seating is the same as before for the
+    same seed, so stored rounds stay reproducible under their version string.
+
+    ``short_table_history`` maps a player id to how often they sat at a short
+    table (``short_size``) before (missing: 0). When it is given and not all
+    equal, the short seats go to the players with the fewest
+    (``_spread_short_tables``; ``SHORT_FAIR_SUFFIX`` is appended to
+    ``algorithm`` when that moved anyone). The plan reports
+    ``unavoidable_repeats`` and ``short_table_spread``.
     """
     if attempts < 1:
         raise ValueError("attempts must be at least 1")
@@ -710,6 +740,48 @@ def seat_avoiding_repeats(
         a, b = index_of[first], index_of[second]
         weights[a][b] = weight
         weights[b][a] = weight
+    # The same weights by player id, for the linear seating and the short-table repair.
+    by_id: dict[int, dict[int, int]] = {
+        ids[index]: {ids[other]: weight for other, weight in row.items()} for index, row in enumerate(weights) if row
+    }
+    if len(ids) > LINEAR_FROM:
+        rng = random.Random(seed)
+        seated = _seat_linear(ids, sizes, by_id, rng)
+        algorithm = LINEAR_ALGORITHM
+    else:
+        seated, rng = _seat_dense(ids, sizes, weights, seed, attempts, work_limit)
+        algorithm = REPEAT_AVOIDING_ALGORITHM
+        if attempts != DEFAULT_ATTEMPTS or work_limit != DEFAULT_WORK_LIMIT:
+            algorithm = f"{algorithm}:a{attempts}w{work_limit}"
+    short = short_size(sizes, preferred)
+    history = dict(short_table_history or {})
+    if short is not None and history and _spread_short_tables(seated, short, history, by_id):
+        algorithm += SHORT_FAIR_SUFFIX
+    for table in seated:
+        rng.shuffle(table)
+    pairs = table_pairs(seated)
+    return SeatingPlan(
+        tables=tuple(tuple(table) for table in seated),
+        seed=seed,
+        algorithm=algorithm,
+        repeated_pairs=sum(1 for pair in pairs if pair in counts),
+        repeats_from_last_round=sum(1 for pair in pairs if pair in last),
+        unavoidable_repeats=unavoidable_repeats(ids, counts, sizes),
+        short_table_spread=short_table_spread(seated, short, history),
+    )
+
+
+def _seat_dense(
+    ids: Sequence[int],
+    sizes: Sequence[int],
+    weights: list[dict[int, int]],
+    seed: int,
+    attempts: int,
+    work_limit: int,
+) -> tuple[list[list[int]], random.Random]:
+    """``REPEAT_AVOIDING_ALGORITHM`` (see ``seat_avoiding_repeats``): the seated ids
+    per table and the random generator, whose state the seat shuffle continues.
+    """
     met_degree = [len(row) for row in weights]
     settle: int | None = None
     if len(ids) <= TRIANGLE_LIMIT:
@@ -744,21 +816,7 @@ def seat_avoiding_repeats(
         if best_tables is None or cost < best_cost:
             best_tables, best_cost = found, cost
     assert best_tables is not None
-
-    seated = [[ids[index] for index in table] for table in best_tables]
-    for table in seated:
-        rng.shuffle(table)
-    algorithm = REPEAT_AVOIDING_ALGORITHM
-    if attempts != DEFAULT_ATTEMPTS or work_limit != DEFAULT_WORK_LIMIT:
-        algorithm = f"{algorithm}:a{attempts}w{work_limit}"
-    pairs = table_pairs(seated)
-    return SeatingPlan(
-        tables=tuple(tuple(table) for table in seated),
-        seed=seed,
-        algorithm=algorithm,
-        repeated_pairs=sum(1 for pair in pairs if pair in counts),
-        repeats_from_last_round=sum(1 for pair in pairs if pair in last),
-    )
+    return [[ids[index] for index in table] for table in best_tables], rng
 
 
 def _greedy(
@@ -783,4 +841,261 @@ def _greedy(
         tables[best].append(player)
         for other, weight in weights[player].items():
             added[other][best] += weight
+    return tables
+
+
+# --------------------------------------------------------------------------
+# Large fields: linear repeat avoidance, lower bound, short-table fairness
+# --------------------------------------------------------------------------
+
+#: Fields above this size are seated by the linear algorithm
+#: (``LINEAR_ALGORITHM``); up to it ``REPEAT_AVOIDING_ALGORITHM`` stays in use
+#: unchanged (same seed, same seating), so every stored round stays reproducible.
+LINEAR_FROM = 400
+#: Seeded greedy from a bounded window plus bounded swaps among conflicting
+#: tables; memory and time about linear in the field (``_seat_linear``).
+LINEAR_ALGORITHM = "avoid-repeats-linear-v1"
+#: Suffix of ``algorithm`` when short-table history moved players (``_spread_short_tables``).
+SHORT_FAIR_SUFFIX = "+short-fair"
+#: Candidates the greedy looks at for a seat, tables a conflicting player tries to swap into.
+WINDOW = 48
+SWAP_TABLES = 24
+#: Rounds of the linear local search (each visits only the conflicting tables).
+LINEAR_PASSES = 6
+#: Tables each repeated player looks at when polishing after the short-table repair.
+POLISH_TABLES = 150
+
+
+def unavoidable_repeats(players: Iterable[SeatingPlayer | int], met: MetInput, sizes: Sequence[int]) -> int:
+    """A lower bound on the repeated pairs of any seating of ``players`` at ``sizes``.
+
+    A player seated at a table of ``s`` shares it with ``s - 1`` others. If
+    among the players present fewer than ``min(sizes) - 1`` are new to them,
+    at least ``min(sizes) - 1 - new`` of their table partners are repeats.
+    Summing this deficit over players counts every repeated pair at most twice
+    (once from each side), so half of the sum, rounded up, is sound. It is 0
+    whenever every player still has enough fresh opponents, even where the
+    true minimum is higher (the bound is simple, not tight).
+    """
+    ids = {_player_id(player) for player in players}
+    if not sizes or not ids:
+        return 0
+    seen: dict[int, set[int]] = {}
+    for pair in _met_counts(met):
+        first, second = tuple(pair)
+        if first in ids and second in ids:
+            seen.setdefault(first, set()).add(second)
+            seen.setdefault(second, set()).add(first)
+    need = min(sizes) - 1
+    deficit = 0
+    for pid in ids:
+        fresh = len(ids) - 1 - len(seen.get(pid, ()))
+        deficit += max(0, need - fresh)
+    return (deficit + 1) // 2
+
+
+def short_size(sizes: Sequence[int], preferred: int) -> int | None:
+    """The table size that counts as "short" in a round of ``sizes``, or None if all are equal.
+
+    The size holding fewer seats (the minority side: the 3-player tables among
+    4-player ones, or the 4-player ones among 3-player ones); on a tie the size
+    other than ``preferred``.
+    """
+    seats: dict[int, int] = {}
+    for size in sizes:
+        seats[size] = seats.get(size, 0) + size
+    if len(seats) < 2:
+        return None
+    return min(seats, key=lambda size: (seats[size], size == preferred, size))
+
+
+def short_table_spread(tables: Iterable[Iterable[int]], short: int | None, history: Mapping[int, int]) -> int:
+    """Max minus min short-table seats among the players of ``tables``, this round included."""
+    counts: dict[int, int] = {}
+    for table in tables:
+        seated = list(table)
+        for pid in seated:
+            counts[pid] = history.get(pid, 0) + (1 if len(seated) == short else 0)
+    return max(counts.values()) - min(counts.values()) if counts else 0
+
+
+def _spread_short_tables(
+    tables: list[list[int]], short: int, history: Mapping[int, int], met: Mapping[int, Mapping[int, int]]
+) -> bool:
+    """Move the short-table seats to the players with the fewest so far; True if anything moved.
+
+    With ``S`` short seats, let ``c`` be the ``S``-th smallest count: players
+    below ``c`` must sit short, players above ``c`` must not. Each violator
+    swaps with an allowed partner on the other side (one always exists, by
+    counting), chosen to add the fewest repeated pairs (``met`` weights); a
+    swap never makes its partner a violator, so this ends after at most one
+    swap per violator. Repeated over rounds, nobody sits short twice before
+    everyone has once (the spread of counts stays at most 1).
+    """
+    short_players = [pid for table in tables if len(table) == short for pid in table]
+    if not short_players:
+        return False
+    counts = sorted(history.get(pid, 0) for table in tables for pid in table)
+    threshold = counts[len(short_players) - 1]
+    where = {pid: index for index, table in enumerate(tables) for pid in table}
+
+    def cost(pid: int, table: int, without: int) -> int:
+        row = met.get(pid, {})
+        return sum(row.get(other, 0) for other in tables[table] if other not in (pid, without))
+
+    moved = False
+    for pid in sorted(where):
+        count = history.get(pid, 0)
+        at_short = len(tables[where[pid]]) == short
+        if (at_short and count <= threshold) or (not at_short and count >= threshold):
+            continue  # allowed where it sits
+        partners = [
+            other
+            for other in sorted(where)
+            if (len(tables[where[other]]) == short) != at_short
+            and (history.get(other, 0) >= threshold if not at_short else history.get(other, 0) <= threshold)
+        ]
+        mine = where[pid]
+
+        here = cost(pid, mine, pid)
+        best = min(
+            partners,
+            key=lambda other: (
+                cost(pid, where[other], other) + cost(other, mine, pid) - here - cost(other, where[other], other)
+            ),
+        )
+        theirs = where[best]
+        tables[mine][tables[mine].index(pid)] = best
+        tables[theirs][tables[theirs].index(best)] = pid
+        where[pid], where[best] = theirs, mine
+        moved = True
+    if moved:
+        _polish_fairly(tables, short, threshold, history, met, where)
+    return moved
+
+
+def _polish_fairly(
+    tables: list[list[int]],
+    short: int,
+    threshold: int,
+    history: Mapping[int, int],
+    met: Mapping[int, Mapping[int, int]],
+    where: dict[int, int],
+) -> None:
+    """Best-improvement swaps for players with a repeat, keeping the short seats fair.
+
+    The repair of ``_spread_short_tables`` ignores the seating's other
+    constraints; this wins back what it cost. A player may move to a short
+    table only with at most ``threshold`` short seats so far, to a long one
+    only with at least ``threshold``. Each player looks at the next
+    ``POLISH_TABLES`` tables (in table order, so the result is deterministic),
+    for at most ``LINEAR_PASSES`` passes: bounded, linear work.
+    """
+
+    def cost(pid: int, table: int, without: int) -> int:
+        row = met.get(pid, {})
+        return sum(row.get(other, 0) for other in tables[table] if other not in (pid, without))
+
+    def allowed(pid: int, at_short: bool) -> bool:
+        count = history.get(pid, 0)
+        return count <= threshold if at_short else count >= threshold
+
+    count = len(tables)
+    for _ in range(LINEAR_PASSES):
+        improved = False
+        for pid in sorted(where):
+            mine = where[pid]
+            here = cost(pid, mine, pid)
+            if here == 0:
+                continue
+            mine_short = len(tables[mine]) == short
+            best_delta, best = 0, -1
+            for step in range(1, min(count, POLISH_TABLES + 1)):
+                other_table = (mine + step) % count
+                other_short = len(tables[other_table]) == short
+                if other_short != mine_short and not allowed(pid, other_short):
+                    continue
+                for other in tables[other_table]:
+                    if other_short != mine_short and not allowed(other, mine_short):
+                        continue
+                    delta = (
+                        cost(pid, other_table, other) + cost(other, mine, pid) - here - cost(other, other_table, other)
+                    )
+                    if delta < best_delta:
+                        best_delta, best = delta, other
+            if best >= 0:
+                theirs = where[best]
+                tables[mine][tables[mine].index(pid)] = best
+                tables[theirs][tables[theirs].index(best)] = pid
+                where[pid], where[best] = theirs, mine
+                improved = True
+        if not improved:
+            break
+
+
+def _seat_linear(
+    ids: Sequence[int], sizes: Sequence[int], met: Mapping[int, Mapping[int, int]], rng: random.Random
+) -> list[list[int]]:
+    """Seat ``ids`` at ``sizes`` keeping met players apart, in about linear time and memory.
+
+    Only the per-player sets of opponents met are held (never all pairs).
+    Greedy: the ids in seeded random order; each seat takes, among the next
+    ``WINDOW`` waiting players, the first with no repeat at the table (else
+    the one with the fewest). Then up to ``LINEAR_PASSES`` passes over the
+    tables that still hold a repeat: each conflicting player tries
+    ``SWAP_TABLES`` random tables for a partner whose swap lowers the cost
+    (``met`` weights). Every step is bounded, so the work is linear in the field.
+    """
+    pool = list(ids)
+    rng.shuffle(pool)
+    pool.reverse()  # take from the end: pop() is cheap there
+    tables: list[list[int]] = []
+    for size in sizes:
+        table: list[int] = []
+        for _ in range(size):
+            best_at, best_cost = len(pool) - 1, -1
+            for offset in range(1, min(WINDOW, len(pool)) + 1):
+                candidate = pool[-offset]
+                row = met.get(candidate, {})
+                conflict = sum(row.get(other, 0) for other in table)
+                if best_cost < 0 or conflict < best_cost:
+                    best_at, best_cost = len(pool) - offset, conflict
+                if conflict == 0:
+                    break
+            table.append(pool.pop(best_at))
+        tables.append(table)
+
+    where = {pid: index for index, table in enumerate(tables) for pid in table}
+
+    def cost(pid: int, table: int, without: int) -> int:
+        row = met.get(pid, {})
+        return sum(row.get(other, 0) for other in tables[table] if other != pid and other != without)
+
+    if len(tables) < 2:
+        return tables
+    for _ in range(LINEAR_PASSES):
+        conflicting = [index for index, table in enumerate(tables) if any(cost(pid, index, pid) for pid in table)]
+        if not conflicting:
+            break
+        for index in conflicting:
+            for pid in list(tables[index]):
+                mine = where[pid]
+                here = cost(pid, mine, pid)
+                if here == 0:
+                    continue
+                for _ in range(SWAP_TABLES):
+                    other_table = rng.randrange(len(tables) - 1)
+                    if other_table >= mine:
+                        other_table += 1
+                    for other in tables[other_table]:
+                        gain = here + cost(other, other_table, other)
+                        loss = cost(pid, other_table, other) + cost(other, mine, pid)
+                        if loss < gain:
+                            tables[mine][tables[mine].index(pid)] = other
+                            tables[other_table][tables[other_table].index(other)] = pid
+                            where[pid], where[other] = other_table, mine
+                            break
+                    else:
+                        continue
+                    break
     return tables

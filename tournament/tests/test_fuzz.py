@@ -19,7 +19,7 @@ It asserts: no status >= 500; and an answer >= 400 (a refusal) leaves every row
 of the play, desk and account tables as it was (refusals may add their own
 audit entry, which is left out). Hypothesis shrinks a failure to one request.
 
-``FUZZ_EXAMPLES`` (default 300 per test) sets how hard to try; the run is
+``FUZZ_EXAMPLES`` (default 200 per test) sets how hard to try; the run is
 derandomised so CI is repeatable, a local ``FUZZ_RANDOM=1`` explores anew.
 """
 
@@ -55,7 +55,7 @@ from tournament.writes import REFUSED
 
 pytestmark = [pytest.mark.django_db]
 
-EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "300"))
+EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "200"))
 FUZZ_SETTINGS = settings(
     max_examples=EXAMPLES,
     deadline=None,

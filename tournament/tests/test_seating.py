@@ -528,3 +528,23 @@ def test_a_single_table_with_history_terminates() -> None:
         ).club_conflicts
         == 1
     )
+
+
+def test_large_fields_take_the_linear_path_reproducibly() -> None:
+    """Above ``LINEAR_FROM`` the linear seating is used: complete, repeat-free, same plan per seed."""
+    n = seating.LINEAR_FROM + 50
+    first = seat_avoiding_repeats(range(n), 4, {})
+    met = add_meetings({}, first.tables)
+    plan = seat_avoiding_repeats(range(n), 5, met, table_pairs(first.tables))
+    assert plan.algorithm == seating.LINEAR_ALGORITHM
+    assert sorted(plan.player_ids) == list(range(n))
+    assert sorted(plan.sizes, reverse=True) == table_sizes(n)
+    assert (plan.repeated_pairs, plan.unavoidable_repeats) == (0, 0)
+    assert seat_avoiding_repeats(reversed(range(n)), 5, met, table_pairs(first.tables)) == plan
+
+
+def test_up_to_linear_from_the_stored_algorithm_is_kept() -> None:
+    """Up to ``LINEAR_FROM`` players the plan still names ``REPEAT_AVOIDING_ALGORITHM``
+    (the seating it stores must stay re-derivable under that name)."""
+    plan = seat_avoiding_repeats(range(seating.LINEAR_FROM), 4, {})
+    assert plan.algorithm == seating.REPEAT_AVOIDING_ALGORITHM

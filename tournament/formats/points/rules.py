@@ -38,7 +38,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from tournament.formats.base import SEATING_SETTINGS, FormatError, FormatSpec, rank_by
-from tournament.seating import LARGER_TABLE, SeatingOption, table_sizes, widened_options
+from tournament.seating import LARGER_TABLE, SeatingOption, short_size, table_sizes, widened_options
 
 # The tournament settings this format reads (the settings page shows these).
 SETTINGS = (*SEATING_SETTINGS, "rounds_planned", "games_per_round", "round_time_limit_minutes", "scoring_table")
@@ -145,6 +145,21 @@ def met_pairs(rounds: Sequence[Sequence[Sequence[int]]]) -> dict[frozenset[int],
                     pair = frozenset((a, b))
                     met[pair] = met.get(pair, 0) + 1
     return met
+
+
+def short_table_counts(rounds: Sequence[Sequence[Sequence[int]]], preferred: int) -> dict[int, int]:
+    """How often each player sat at a round's short table (``seating.short_size``: the size holding
+    fewer seats that round), for the next round's fair share of short tables."""
+    counts: dict[int, int] = {}
+    for tables in rounds:
+        short = short_size([len(table) for table in tables], preferred)
+        if short is None:
+            continue
+        for table in tables:
+            if len(table) == short:
+                for pid in table:
+                    counts[pid] = counts.get(pid, 0) + 1
+    return counts
 
 
 @dataclass(frozen=True)

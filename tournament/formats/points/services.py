@@ -76,12 +76,19 @@ def start_round(*, tournament: Tournament, actor: User, choice: str = "", seed: 
             seating.table_pairs(history[-1]) if history else set(),
             tables.preferred,
             tables.largest,
+            # The short tables go to those who sat at one least often (nobody twice before everyone once).
+            short_table_history=points.short_table_counts(history, tables.preferred),
         )
         if current is not None:
             rounds.close_round(current)
-        note = _("Repeated pairs: %(pairs)d (from the last round: %(last)d).") % {
+        note = _(
+            "Repeated pairs: %(pairs)d (from the last round: %(last)d; unavoidable: at least %(bound)d). "
+            "Short tables: each player's count differs by at most %(spread)d."
+        ) % {
             "pairs": plan.repeated_pairs,
             "last": plan.repeats_from_last_round,
+            "bound": plan.unavoidable_repeats,
+            "spread": plan.short_table_spread,
         }
         if tables.chosen is not None:
             note = f"{note} {chosen_note(locked, len(players), tables.chosen)}"

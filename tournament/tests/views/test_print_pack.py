@@ -11,7 +11,7 @@
   tournament's name, date and venue, the final's points and the duel that decided
   a tie.
 - Query counts: every page costs the same pinned number of queries for a finished
-  tournament of 9 and of 40 players, in every format.
+  tournament of 9 and of 24 players, in every format.
 """
 
 from __future__ import annotations
@@ -318,10 +318,10 @@ def test_a_ranking_without_a_points_final_has_no_final_column(client, login_as, 
 
 
 # --------------------------------------------------------------------------
-# Query counts: finished tournaments of 9 and 40 players
+# Query counts: finished tournaments of 9 and 24 players
 # --------------------------------------------------------------------------
 
-SIZES = (9, 40)
+SIZES = (9, 24)
 # Each page's queries, the same at both sizes: five on every staff page (session, user, tournament,
 # roles, and the navigation's equipment link), then the pack's rounds and its count of start-number
 # cards, a round with its tables and seats, or the format's ranking with the final's points and duels.

@@ -166,9 +166,9 @@ class TestServices:
         tournament = points_field(players=5)
         rnd = points_services.start_round(tournament=tournament, actor=None, seed=7, choice="larger_table")
         assert [t.seats.count() for t in rnd.tables.all()] == [5]
-        assert rnd.seating_note == (
-            "Repeated pairs: 0 (from the last round: 0). 5 players cannot be split into tables of 3 to 4; "
-            "chosen: Allow a table of 5: tables of 5."
+        assert rnd.seating_note.startswith("Repeated pairs: 0 (from the last round: 0; unavoidable: at least 0). ")
+        assert rnd.seating_note.endswith(
+            "5 players cannot be split into tables of 3 to 4; chosen: Allow a table of 5: tables of 5."
         )
         entry = AuditEntry.objects.get(tournament=tournament, action="points_round_started")
         assert entry.detail["choice"] == "larger_table"
@@ -208,7 +208,10 @@ class TestServices:
         tournament = points_field(players=6)
         rnd = points_services.start_round(tournament=tournament, actor=None, seed=7, choice="larger_table")
         assert sorted(t.seats.count() for t in rnd.tables.all()) == [3, 3]
-        assert rnd.seating_note == "Repeated pairs: 0 (from the last round: 0)."
+        assert rnd.seating_note == (
+            "Repeated pairs: 0 (from the last round: 0; unavoidable: at least 0). "
+            "Short tables: each player's count differs by at most 0."
+        )
 
     def test_the_dry_run_takes_the_first_option(self) -> None:
         tournament = points_field(players=5)

@@ -379,3 +379,32 @@ def test_table_decided_and_met_pairs() -> None:
     assert frozenset((1, 5)) not in met
     assert sum(met.values()) == 12
     assert points.SPEC.slug == "points" and points.SPEC.min_players == 3
+
+
+def test_short_table_counts_count_the_minority_size_of_each_round() -> None:
+    """Round 1: a table of 4 among tables of 3 (the 4 is short: fewer seats); round 2: all tables of 3."""
+    rounds = [[[1, 2, 3, 4], [5, 6, 7], [8, 9, 10]], [[1, 5, 8], [2, 6, 9], [3, 7, 10]]]
+    assert points.short_table_counts(rounds, preferred=3) == {1: 1, 2: 1, 3: 1, 4: 1}
+    assert points.short_table_counts([], preferred=3) == {}
+
+
+@given(st.integers(7, 60), st.integers(2, 6), st.integers(0, 2**32))
+@settings(max_examples=40, deadline=None)
+def test_the_short_tables_rotate_over_the_rounds(players: int, rounds: int, seed: int) -> None:
+    """Nobody sits at a short table a second time before everyone has once: after each round
+    the short-table counts of all players differ by at most 1."""
+    from tournament.seating import seat_avoiding_repeats
+
+    history: list[list[list[int]]] = []
+    for number in range(rounds):
+        plan = seat_avoiding_repeats(
+            list(range(players)),
+            seed + number,
+            points.met_pairs(history),
+            short_table_history=points.short_table_counts(history, 3),
+        )
+        history.append([list(table) for table in plan.tables])
+        counts = points.short_table_counts(history, 3)
+        if counts:
+            values = [counts.get(pid, 0) for pid in range(players)]
+            assert max(values) - min(values) <= 1, (number, values)

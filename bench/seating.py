@@ -1,0 +1,97 @@
+"""Seating benchmark, pure Python (no database): the points format's repeat-avoiding round.
+
+    make bench            (runs this after the page benchmark)
+    .venv/bin/python bench/seating.py
+
+For 50, 1,000 and 10,000 players, four rounds are seated with
+``seat_avoiding_repeats`` (seeds 1-4) to build the history; the fifth round is
+the one measured: wall time (best of ``BENCH_SEATING_RUNS``, default 3; one run
+for 10,000) and peak memory traced by ``tracemalloc`` in a separate, untimed
+run (tracing slows the code down). Also printed: the algorithm used, the
+repeated pairs, the lower bound on unavoidable repeats and the short-table
+spread. Results go to ``bench/seating.json``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tournament.seating import (  # noqa: E402 (needs the path above)
+    SeatingPlan,
+    add_meetings,
+    seat_avoiding_repeats,
+    short_size,
+    table_pairs,
+)
+
+SIZES = (50, 1_000, 10_000)
+HISTORY_ROUNDS = 4
+RUNS = int(os.environ.get("BENCH_SEATING_RUNS", "3"))
+
+
+def _history(n: int) -> tuple[dict[frozenset[int], int], set[frozenset[int]], dict[int, int]]:
+    """Met pairs, the last round's pairs and short-table seats after ``HISTORY_ROUNDS`` rounds."""
+    met: dict[frozenset[int], int] = {}
+    last: set[frozenset[int]] = set()
+    short_seats: dict[int, int] = {}
+    for number in range(1, HISTORY_ROUNDS + 1):
+        plan = seat_avoiding_repeats(range(n), number, met, last, short_table_history=short_seats)
+        short = short_size(plan.sizes, 3)
+        for table in plan.tables:
+            if len(table) == short:
+                for pid in table:
+                    short_seats[pid] = short_seats.get(pid, 0) + 1
+        met = add_meetings(met, plan.tables)
+        last = table_pairs(plan.tables)
+    return met, last, short_seats
+
+
+def _seat(
+    n: int, met: dict[frozenset[int], int], last: set[frozenset[int]], short_seats: dict[int, int]
+) -> SeatingPlan:
+    """The measured round: the fifth, seed 99."""
+    return seat_avoiding_repeats(range(n), 99, met, last, short_table_history=short_seats)
+
+
+def main() -> None:
+    results = []
+    print(f"{'players':>8} {'time ms':>10} {'peak MiB':>9} {'repeats':>8} {'bound':>6} {'spread':>6}  algorithm")
+    for n in SIZES:
+        met, last, short_seats = _history(n)
+
+        times = []
+        for _ in range(RUNS if n < 10_000 else 1):
+            start = time.perf_counter()
+            plan = _seat(n, met, last, short_seats)
+            times.append(time.perf_counter() - start)
+        tracemalloc.start()
+        _seat(n, met, last, short_seats)
+        _current, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        row = {
+            "players": n,
+            "seconds": min(times),
+            "peak_mib": peak / 2**20,
+            "repeated_pairs": plan.repeated_pairs,
+            "unavoidable_repeats": plan.unavoidable_repeats,
+            "short_table_spread": plan.short_table_spread,
+            "algorithm": plan.algorithm,
+        }
+        results.append(row)
+        print(
+            f"{n:>8} {row['seconds'] * 1000:>10.1f} {row['peak_mib']:>9.2f} {plan.repeated_pairs:>8}"
+            f" {plan.unavoidable_repeats:>6} {plan.short_table_spread:>6}  {plan.algorithm}"
+        )
+    (ROOT / "bench" / "seating.json").write_text(json.dumps(results, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
