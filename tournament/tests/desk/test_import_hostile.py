@@ -275,6 +275,7 @@ def test_upload_in_every_encoding_imports_the_umlauts(desk_client, tournament, r
     }
 
 
+@pytest.mark.slow  # the SQLite smoke run keeps the query-shape test of 10,000 rows above
 def test_an_upload_of_10000_rows_imports_every_player(desk_client, tournament) -> None:  # type: ignore[no-untyped-def]
     response = upload(desk_client, tournament, ("Name;Verein;Kontakt\n" + player_lines(10_000)).encode())
     assert response.status_code == 302

@@ -101,6 +101,7 @@ def test_lists_sort_in_dictionary_order(desk_client, tournament) -> None:
 SEARCH_QUERIES = {"hoeller": 11, "3": 11, "nobody-here": 9}
 
 
+@pytest.mark.slow  # 1,040 players per query: left out of the SQLite smoke run
 @pytest.mark.parametrize("typed", sorted(SEARCH_QUERIES))
 def test_search_costs_the_same_queries_at_20_and_500_players(desk_client, client, tournament, typed) -> None:
     from tournament.tests.factories import TournamentFactory
