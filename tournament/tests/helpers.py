@@ -7,7 +7,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games.models import Game
+from tournament import enums, simulation
 from tournament.formats import registry
+from tournament.formats.knockout import services as knockout
 from tournament.models import Table, Tournament
 from tournament.play import results
 
@@ -51,3 +53,25 @@ def count_queries(client, path: str) -> int:  # type: ignore[no-untyped-def]
         response = client.get(path)
     assert response.status_code == 200, path
     return len(queries)
+
+
+def tied_final() -> tuple[Tournament, Table, tuple[int, int, int]]:
+    """A knockout final of three to 20 points: a wins with 30, b and c are tied on 0 and play a duel."""
+    tournament = simulation.create_field(fmt=enums.Format.KNOCKOUT, players=3, seed=1)
+    Tournament.objects.filter(pk=tournament.pk).update(final_points_target=20)
+    tournament.refresh_from_db()
+    started = knockout.generate_next_round(tournament=tournament, actor=None)
+    assert started.round is not None
+    final = started.round.tables.get()
+    a, b, c = seated(final)
+    results.set_first_dealer(tournament=tournament, actor=None, table_id=final.pk, player_id=a, version=1)
+    knockout.record_game(
+        tournament=tournament,
+        actor=None,
+        table_id=final.pk,
+        winner_id=a,
+        version=refreshed(final).version,
+        idempotency_key="final-1",
+        card_points={b: 15, c: 15},
+    )
+    return tournament, final, (a, b, c)

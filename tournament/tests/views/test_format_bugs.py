@@ -39,7 +39,7 @@ from tournament.formats.life_bands import services as life_bands
 from tournament.formats.points import services as points
 from tournament.models import Round, Seat, Table, Tournament
 from tournament.play import results
-from tournament.tests.helpers import refreshed, seated, set_dealer, url
+from tournament.tests.helpers import refreshed, seated, set_dealer, tied_final, url
 
 pytestmark = [pytest.mark.core, pytest.mark.django_db]
 
@@ -210,24 +210,8 @@ def test_half_tracker_starts_in_sharp_play_after_the_limit(client, staff_user):
 
 
 def test_a_duel_is_named_as_what_decided(client, staff_user):
-    tournament = simulation.create_field(fmt=enums.Format.KNOCKOUT, players=3, seed=1)
-    Tournament.objects.filter(pk=tournament.pk).update(final_points_target=20)
-    tournament.refresh_from_db()
-    started = knockout.generate_next_round(tournament=tournament, actor=None)
-    assert started.round is not None
-    final = started.round.tables.get()
-    a, b, c = seated(final)
-    results.set_first_dealer(tournament=tournament, actor=None, table_id=final.pk, player_id=a, version=1)
     # a wins with 30 points; b and c keep 0 each: tied, they play a duel.
-    knockout.record_game(
-        tournament=tournament,
-        actor=None,
-        table_id=final.pk,
-        winner_id=a,
-        version=refreshed(final).version,
-        idempotency_key="final-1",
-        card_points={b: 15, c: 15},
-    )
+    tournament, final, (a, b, c) = tied_final()
     duel = Table.objects.get(round=final.round, is_duel=True)
     results.set_first_dealer(
         tournament=tournament, actor=None, table_id=duel.pk, player_id=c, version=refreshed(duel).version

@@ -31,7 +31,7 @@ from tournament.formats.knockout import services as knockout
 from tournament.models import Round, Seat, Table, Tournament
 from tournament.play import results
 from tournament.selectors import printing
-from tournament.tests.helpers import OUTSIDERS, count_queries, refreshed, seated
+from tournament.tests.helpers import OUTSIDERS, count_queries, refreshed, tied_final
 from tournament.tests.views.scenarios import (  # noqa: F401 (fixtures)
     FORMATS,
     Scenario,
@@ -245,31 +245,10 @@ def test_the_seating_by_table_and_by_name(client, login_as, scenario: Scenario):
     ]
 
 
-def tied_final() -> tuple[Tournament, Table, tuple[int, int, int]]:
-    """A knockout final of three to 20 points: a wins with 30, b and c are tied on 0 and play a duel."""
-    tournament = simulation.create_field(fmt=KNOCKOUT, players=3, seed=1)
-    Tournament.objects.filter(pk=tournament.pk).update(final_points_target=20, venue="Hallenbad Eggenberg")
-    tournament.refresh_from_db()
-    started = knockout.generate_next_round(tournament=tournament, actor=None)
-    assert started.round is not None
-    final = started.round.tables.get()
-    a, b, c = seated(final)
-    results.set_first_dealer(tournament=tournament, actor=None, table_id=final.pk, player_id=a, version=1)
-    knockout.record_game(
-        tournament=tournament,
-        actor=None,
-        table_id=final.pk,
-        winner_id=a,
-        version=refreshed(final).version,
-        idempotency_key="final-1",
-        card_points={b: 15, c: 15},
-    )
-    return tournament, final, (a, b, c)
-
-
 @pytest.mark.django_db
 def test_the_final_ranking_names_the_tournament_the_final_points_and_the_duel(client, login_as):
     tournament, final, (a, b, c) = tied_final()
+    Tournament.objects.filter(pk=tournament.pk).update(venue="Hallenbad Eggenberg")
     duel = Table.objects.get(round=final.round, is_duel=True)
     login_as("desk", tournament)
     html = client.get(path("print_ranking", tournament)).content.decode()
