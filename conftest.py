@@ -102,3 +102,35 @@ def login_as(client, staff_user, make_user):  # type: ignore[no-untyped-def]
         return user
 
     return login
+
+
+# Fixtures through which a test reaches the database.
+_DATABASE_FIXTURES = {
+    "db",
+    "transactional_db",
+    "django_db_reset_sequences",
+    "django_db_serialized_rollback",
+    "live_server",
+}
+
+
+def pytest_collection_modifyitems(config, items):  # type: ignore[no-untyped-def]
+    """On SQLite (the smoke run of ``make test``) only tests that touch the database run.
+
+    The smoke run is there to show the embedded default stores and reads what PostgreSQL
+    does; a pure test (rules, seating, folding) gives the same answer on either database,
+    so running it twice only costs time. ``make test`` runs every test on PostgreSQL.
+    """
+    from django.conf import settings
+
+    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":
+        return
+    kept, pure = [], []
+    for item in items:
+        touches_database = item.get_closest_marker("django_db") is not None or bool(
+            _DATABASE_FIXTURES & set(getattr(item, "fixturenames", ()))
+        )
+        (kept if touches_database else pure).append(item)
+    if pure:
+        config.hook.pytest_deselected(items=pure)
+        items[:] = kept

@@ -36,7 +36,7 @@ from django.urls import reverse
 from config.security import client_ip
 
 # core: the SQLite smoke run checks django-axes there too.
-pytestmark = [pytest.mark.django_db, pytest.mark.core]
+pytestmark = [pytest.mark.django_db]
 
 
 @pytest.fixture(autouse=True)

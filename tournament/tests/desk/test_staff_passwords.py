@@ -26,8 +26,6 @@ from tournament.management.commands import load_demo, serve
 from tournament.models import StaffRole
 from tournament.tests.desk.helpers import snapshot
 
-pytestmark = pytest.mark.core
-
 
 @pytest.fixture(autouse=True)
 def _fast_password_hash(settings):  # type: ignore[no-untyped-def]

@@ -45,7 +45,7 @@ from tournament.tests.views.scenarios import (  # noqa: F401 (fixtures)
     snapshot,
 )
 
-pytestmark = [pytest.mark.core, pytest.mark.django_db]
+pytestmark = [pytest.mark.django_db]
 
 KNOCKOUT, LIFE_BANDS, POINTS = enums.Format.KNOCKOUT, enums.Format.LIFE_BANDS, enums.Format.POINTS
 WHO = ["organiser", "referee", *OUTSIDERS, "superuser", "anonymous"]

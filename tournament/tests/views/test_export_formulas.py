@@ -26,7 +26,7 @@ from tournament.models import Player
 from tournament.tests.formats.points.helpers import round_two_under_way
 from tournament.views.exports import spreadsheet_safe
 
-pytestmark = [pytest.mark.core, pytest.mark.django_db]
+pytestmark = [pytest.mark.django_db]
 
 HOSTILE = [
     "=1+1",

@@ -20,7 +20,7 @@ from tournament.tests.views.scenarios import (  # noqa: F401 (fixtures)
 )
 from tournament.views.exports import file_stem
 
-pytestmark = [pytest.mark.django_db, pytest.mark.core]
+pytestmark = [pytest.mark.django_db]
 
 
 def test_english_times_use_the_24_hour_clock(desk_client, tournament) -> None:

@@ -64,7 +64,7 @@ def assert_valid_tournament(tournament, players: int) -> None:
     assert final.seats.get(place=1).points >= tournament.final_points_target
 
 
-@pytest.mark.parametrize("players", [3, 4, 5, 7, 12, 27, 50])
+@pytest.mark.parametrize("players", [3, 4, 5, 7, 12, 27, pytest.param(50, marks=pytest.mark.slow)])
 def test_whole_tournament(players):
     result = run(players, seed=players)
     assert_valid_tournament(result.tournament, players)
@@ -77,7 +77,8 @@ def test_whole_tournament_200_players():
 
 
 # Whole tournaments through the services are slow; the pure format module is
-# property-tested over hundreds of sizes in test_rules.py.
+# property-tested over hundreds of sizes in test_rules.py. Left out of the SQLite smoke.
+@pytest.mark.slow
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(players=st.integers(min_value=2, max_value=26), seed=st.integers(min_value=0, max_value=10_000))
 def test_any_field_size_finishes_with_one_champion(django_db_blocker, players, seed):

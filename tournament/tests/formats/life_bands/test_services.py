@@ -54,7 +54,7 @@ def assert_valid(tournament, players: int) -> None:
         assert 0 <= left <= tournament.life_bands, pid
 
 
-@pytest.mark.parametrize("players", [4, 5, 7, 13, 23, 50])
+@pytest.mark.parametrize("players", [4, 5, 7, 13, 23, pytest.param(50, marks=pytest.mark.slow)])
 def test_whole_tournament(players):
     assert_valid(run(players, seed=players), players)
 
@@ -64,6 +64,8 @@ def test_whole_tournament_120_players():
     assert_valid(run(120, seed=120), 120)
 
 
+# Whole tournaments through the services, left out of the SQLite smoke (the sizes above run there).
+@pytest.mark.slow
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(players=st.integers(min_value=3, max_value=24), seed=st.integers(min_value=0, max_value=10_000))
 def test_any_field_finishes(players, seed):
