@@ -9,7 +9,14 @@ the one measured: wall time (best of ``BENCH_SEATING_RUNS``, default 3; one run
 for 10,000) and peak memory traced by ``tracemalloc`` in a separate, untimed
 run (tracing slows the code down). Also printed: the algorithm used, the
 repeated pairs, the lower bound on unavoidable repeats and the short-table
-spread. Results go to ``bench/seating.json``.
+spread. Results go to ``bench/seating.json`` (``fields``).
+
+Then the lookahead (``rounds_left``) against the best known schedules (the
+social golfer problem): each field seated round by round for its rounds, each
+round re-planned from the history alone with ``rounds_left`` = rounds, ..., 1,
+seeds 1-3: the repeat-free rounds reached (the fewest over the seeds) against
+``repeat_free_rounds_bound``, and the CPU time per round (mean and largest).
+Results in ``seating.json`` (``lookahead``).
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ sys.path.insert(0, str(ROOT))
 from tournament.seating import (  # noqa: E402 (needs the path above)
     SeatingPlan,
     add_meetings,
+    repeat_free_rounds_bound,
     seat_avoiding_repeats,
     short_size,
     table_pairs,
@@ -61,6 +69,83 @@ def _seat(
     return seat_avoiding_repeats(range(n), 99, met, last, short_table_history=short_seats)
 
 
+#: (players, rounds, preferred, largest, short-table history passed).
+LOOKAHEAD_CASES = (
+    (9, 4, 3, 4, True),
+    (12, 4, 3, 4, True),
+    (13, 5, 3, 4, False),
+    (13, 5, 3, 4, True),
+    (15, 7, 3, 4, True),
+    (16, 5, 4, 5, True),
+    (18, 8, 3, 4, True),
+    (21, 10, 3, 4, True),
+    (25, 6, 5, 6, True),
+    (27, 13, 3, 4, True),
+)
+LOOKAHEAD_SEEDS = (1, 2, 3)
+
+
+def _lookahead(n: int, rounds: int, preferred: int, largest: int, fair: bool, seed: int) -> tuple[int, list[float]]:
+    """Repeat-free rounds reached (leading run) and each round's CPU seconds."""
+    met: dict[frozenset[int], int] = {}
+    last: set[frozenset[int]] = set()
+    short_seats: dict[int, int] = {}
+    reached, clean, times = 0, True, []
+    for number in range(rounds):
+        started = time.process_time()
+        plan = seat_avoiding_repeats(
+            range(n),
+            seed * 100 + number,
+            met,
+            last,
+            preferred,
+            largest,
+            short_table_history=short_seats if fair else None,
+            rounds_left=rounds - number,
+        )
+        times.append(time.process_time() - started)
+        clean = clean and plan.repeated_pairs == 0
+        reached += clean
+        short = short_size(plan.sizes, preferred)
+        for table in plan.tables:
+            if len(table) == short:
+                for pid in table:
+                    short_seats[pid] = short_seats.get(pid, 0) + 1
+        met = add_meetings(met, plan.tables)
+        last = table_pairs(plan.tables)
+    return reached, times
+
+
+def lookahead() -> list[dict[str, object]]:
+    rows: list[dict[str, object]] = []
+    header = ("players", "tables", "rounds", "fair", "reached", "bound", "ms/round", "max ms")
+    print("\n" + " ".join(f"{word:>8}" for word in header))
+    for n, rounds, preferred, largest, fair in LOOKAHEAD_CASES:
+        reached: list[int] = []
+        times: list[float] = []
+        for seed in LOOKAHEAD_SEEDS:
+            got, spent = _lookahead(n, rounds, preferred, largest, fair, seed)
+            reached.append(got)
+            times.extend(spent)
+        row: dict[str, object] = {
+            "players": n,
+            "tables": f"{preferred}-{largest}",
+            "rounds": rounds,
+            "short_table_history": fair,
+            "repeat_free_rounds": min(reached),
+            "per_seed": reached,
+            "bound": repeat_free_rounds_bound(n, preferred, largest),
+            "seconds_per_round": sum(times) / len(times),
+            "max_seconds_per_round": max(times),
+        }
+        rows.append(row)
+        print(
+            f"{n:>8} {f'{preferred}-{largest}':>8} {rounds:>8} {fair!s:>8} {min(reached):>8} {row['bound']:>8}"
+            f" {1000 * sum(times) / len(times):>8.1f} {1000 * max(times):>8.1f}"
+        )
+    return rows
+
+
 def main() -> None:
     results = []
     print(f"{'players':>8} {'time ms':>10} {'peak MiB':>9} {'repeats':>8} {'bound':>6} {'spread':>6}  algorithm")
@@ -90,7 +175,8 @@ def main() -> None:
             f"{n:>8} {row['seconds'] * 1000:>10.1f} {row['peak_mib']:>9.2f} {plan.repeated_pairs:>8}"
             f" {plan.unavoidable_repeats:>6} {plan.short_table_spread:>6}  {plan.algorithm}"
         )
-    (ROOT / "bench" / "seating.json").write_text(json.dumps(results, indent=2) + "\n")
+    figures = {"fields": results, "lookahead": lookahead()}
+    (ROOT / "bench" / "seating.json").write_text(json.dumps(figures, indent=2) + "\n")
 
 
 if __name__ == "__main__":

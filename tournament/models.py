@@ -80,7 +80,11 @@ class Tournament(models.Model):
     table_size_max = models.PositiveSmallIntegerField(
         _("largest table size"), default=4, validators=[MinValueValidator(2), MaxValueValidator(8)]
     )
-    keep_clubs_apart = models.BooleanField(_("keep players of one club apart in round 1"), default=False)
+    keep_clubs_apart = models.BooleanField(
+        _("keep players of one club apart"),
+        default=False,
+        help_text=_("Knockout and life bands: at the drawn first round's tables. Points: in every round."),
+    )
     auto_advance = models.BooleanField(_("generate the next round automatically"), default=False)
     confirm_results = models.BooleanField(
         _("a second person confirms each table's result"),
@@ -311,6 +315,9 @@ class Player(models.Model):
         _("status"), max_length=20, choices=enums.PlayerStatus.choices, default=enums.PlayerStatus.REGISTERED
     )
     start_number = models.PositiveIntegerField(_("start number"), null=True, blank=True)
+    # Points format: a checked-in player who pauses is not seated from this round on, until brought back
+    # (``formats.points.services.pause_player``/``resume_player``); a new check-in clears it.
+    paused_from_round = models.PositiveIntegerField(_("paused from round"), null=True, blank=True)
     registered_at = models.DateTimeField(auto_now_add=True)
     status_changed_at = models.DateTimeField(auto_now_add=True)
     # Case- and space-folded name, to warn about a second registration of one person.

@@ -14,8 +14,13 @@ Three jobs, each reproducible from a seed:
   ``LINEAR_FROM`` players by a swap search (``REPEAT_AVOIDING_ALGORITHM``,
   unchanged), above it by a linear-time greedy plus bounded swaps
   (``LINEAR_ALGORITHM``); optionally the short tables go to the players with
-  the fewest short-table seats so far. The plan reports a lower bound on the
-  unavoidable repeats (``unavoidable_repeats``) and the short-table spread.
+  the fewest short-table seats so far; optionally club mates apart (above
+  any repeat); for small fields with several rounds left, the remaining
+  rounds planned jointly (``tournament.schedule``, ``LOOKAHEAD_ALGORITHM``).
+  The plan reports a lower bound on the unavoidable repeats
+  (``unavoidable_repeats``), the short-table spread, the club floor and how
+  many rounds ahead stay repeat-free against the most possible
+  (``further_rounds_bound``; ``repeat_free_rounds_bound`` from scratch).
 
 Every draw sorts the player ids first and then uses ``random.Random(seed)``, so
 the same seed and the same set of players give the same plan whatever order
@@ -30,11 +35,15 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from tournament import schedule
 from tournament.formats.base import FormatError, TableSizes
 
 __all__ = [
     "CLUBS_APART_ALGORITHM",
+    "CLUBS_SUFFIX",
     "LINEAR_ALGORITHM",
+    "LINEAR_CAPPED_ALGORITHM",
+    "LOOKAHEAD_ALGORITHM",
     "REPEAT_AVOIDING_ALGORITHM",
     "SEATING_ALGORITHM",
     "SeatingImpossible",
@@ -45,6 +54,8 @@ __all__ = [
     "club_conflicts",
     "count_repeated_pairs",
     "explain_impossible",
+    "further_rounds_bound",
+    "repeat_free_rounds_bound",
     "seat_avoiding_repeats",
     "seat_players",
     "short_size",
@@ -74,6 +85,15 @@ CLUBS_APART_ALGORITHM = "clubs-apart-v1"
 #: Seeded greedy construction plus bounded local search against repeated pairs.
 REPEAT_AVOIDING_ALGORITHM = "avoid-repeats-v1"
 
+#: Small fields planning several rounds jointly (``schedule.plan_schedule``); ``:h<rounds>`` follows.
+LOOKAHEAD_ALGORITHM = "lookahead-v1"
+#: Suffix of ``algorithm`` when ``seat_avoiding_repeats`` keeps clubs apart.
+CLUBS_SUFFIX = "+clubs"
+#: ``LINEAR_ALGORITHM`` whose swap phase stopped at its total work bound
+#: (``LINEAR_SWAP_WORK`` partner evaluations per player); otherwise the same seating.
+LINEAR_CAPPED_ALGORITHM = "avoid-repeats-linear-v2"
+LINEAR_SWAP_WORK = 64
+
 #: Defaults of ``seat_avoiding_repeats``: tries, and the shared work bound
 #: (swap evaluations and row updates; about 0.1-0.3 s of CPU at the most).
 DEFAULT_ATTEMPTS = 8
@@ -83,6 +103,9 @@ DEFAULT_WORK_LIMIT = 400_000
 # outweighs every repeat from the last round, which outweighs the tie-breaker
 # (how often the pair met before). Python ints do not overflow.
 _REPEAT_WEIGHT = 1 << 60
+#: With ``keep_clubs_apart``: a same-club pair at one table outweighs any number of repeats
+#: (the organiser's choice: club mates meet every week anyway).
+_CLUB_WEIGHT = 1 << 80
 _LAST_ROUND_WEIGHT = 1 << 40
 _MET_WEIGHT = 1 << 20
 #: Fields up to this size get the "keep later rounds repeat-free" tie-break
@@ -177,6 +200,15 @@ class SeatingPlan:
     ``short_table_spread`` is the largest minus the smallest number of
     short-table seats among the round's players, this round included
     (``short_table_spread()``). Both are 0 for draws that do not compute them.
+
+    From ``seat_avoiding_repeats`` also: ``club_floor``, the fewest same-club
+    pairs any seating of the round can have (``_club_lower_bound``; compare
+    with ``club_conflicts``); ``planned_rounds``, how many rounds were planned
+    jointly (1 without the lookahead); ``repeat_free_ahead``, how many of the
+    planned rounds, this one first, hold no repeated pair (against the history
+    and each other; 0 if this round has a repeat); ``repeat_free_ahead_bound``,
+    the most any seating could reach there (``min(rounds_left,
+    further_rounds_bound(...))``): the organiser's "how close".
     """
 
     tables: tuple[tuple[int, ...], ...]
@@ -187,6 +219,10 @@ class SeatingPlan:
     repeats_from_last_round: int = 0
     unavoidable_repeats: int = 0
     short_table_spread: int = 0
+    club_floor: int = 0
+    planned_rounds: int = 1
+    repeat_free_ahead: int = 0
+    repeat_free_ahead_bound: int = 0
 
     @property
     def sizes(self) -> tuple[int, ...]:
@@ -682,6 +718,10 @@ def seat_avoiding_repeats(
     *,
     work_limit: int = DEFAULT_WORK_LIMIT,
     short_table_history: Mapping[int, int] | None = None,
+    keep_clubs_apart: bool = False,
+    rounds_left: int = 1,
+    lookahead_work: int = schedule.LOOKAHEAD_WORK,
+    linear_swap_work: int = LINEAR_SWAP_WORK,
 ) -> SeatingPlan:
     """Seat every player at tables of ``table_sizes``, keeping those who met apart.
 
@@ -708,10 +748,14 @@ def seat_avoiding_repeats(
     with the attempts and work limit appended when they are not the defaults.
 
     Fields of more than ``LINEAR_FROM`` players are seated by ``_seat_linear``
-    instead (``LINEAR_ALGORITHM``; ``attempts`` and ``work_limit`` do not
-    apply): the search above needs time and memory growing with the square of
-    the field. Up to ``LINEAR_FROM`` the seating is the same as before for the
-    same seed, so stored rounds stay reproducible under their version string.
+    instead (``attempts`` and ``work_limit`` do not apply): the search above
+    needs time and memory growing with the square of the field. Its swap phase
+    evaluates at most ``linear_swap_work`` partners per player in total
+    (0: unbounded, the first version); the algorithm is ``LINEAR_ALGORITHM``
+    when the bound was not reached (then the seating is exactly the first
+    version's) and ``LINEAR_CAPPED_ALGORITHM`` when it cut the search short.
+    Up to ``LINEAR_FROM`` the seating is the same as before for the same seed,
+    so stored rounds stay reproducible under their version string.
 
     ``short_table_history`` maps a player id to how often they sat at a short
     table (``short_size``) before (missing: 0). When it is given and not all
@@ -719,23 +763,47 @@ def seat_avoiding_repeats(
     (``_spread_short_tables``; ``SHORT_FAIR_SUFFIX`` is appended to
     ``algorithm`` when that moved anyone). The plan reports
     ``unavoidable_repeats`` and ``short_table_spread``.
+
+    ``keep_clubs_apart``: players of one (non-empty) club (``SeatingPlayer.club``)
+    at one table weigh above any repeated pair, on every path; the plan's
+    ``club_conflicts`` is then as a rule ``club_floor`` (the fewest possible
+    when clubs are spread as evenly as the tables allow). ``CLUBS_SUFFIX`` is
+    appended to ``algorithm`` whenever the flag is on.
+
+    ``rounds_left`` (this round included): with more than one, at most
+    ``LOOKAHEAD_LIMIT`` players and history leaving room for more than one
+    further repeat-free round, the next ``h = min(rounds_left,
+    further_rounds_bound(...), MAX_HORIZON)`` rounds are planned jointly
+    (``schedule.plan_schedule``, bounded by ``lookahead_work``) and this round
+    is the schedule's first, unless it has a repeat or more club pairs than
+    ``club_floor`` and the round-by-round search above does better (the plan's
+    ``repeat_free_ahead`` then counts this round only). ``algorithm`` is then
+    ``LOOKAHEAD_ALGORITHM`` with ``:h<h>`` (and ``w<lookahead_work>`` when not the
+    default); without the lookahead the seating is the same as with
+    ``rounds_left=1``.
     """
     if attempts < 1:
         raise ValueError("attempts must be at least 1")
-    ids = sorted(_player_id(player) for player in players)
+    if rounds_left < 1:
+        raise ValueError("rounds_left must be at least 1")
+    given = list(players)
+    ids = sorted(_player_id(player) for player in given)
     _check_unique(ids)
     sizes = table_sizes(len(ids), preferred, largest)
     index_of = {pid: index for index, pid in enumerate(ids)}
+    clubs = {player.id: player.club for player in given if isinstance(player, SeatingPlayer) and player.club}
 
     counts = _met_counts(met)
     last = {key for key in (frozenset(pair) for pair in last_round_pairs) if len(key) == 2}
     for pair in last:
         counts.setdefault(pair, 1)
     weights: list[dict[int, int]] = [{} for _ in ids]
+    met_pairs = 0
     for pair, count in counts.items():
         first, second = sorted(pair)
         if first not in index_of or second not in index_of:
             continue
+        met_pairs += 1
         weight = _REPEAT_WEIGHT + (_LAST_ROUND_WEIGHT if pair in last else 0) + count * _MET_WEIGHT
         a, b = index_of[first], index_of[second]
         weights[a][b] = weight
@@ -744,31 +812,172 @@ def seat_avoiding_repeats(
     by_id: dict[int, dict[int, int]] = {
         ids[index]: {ids[other]: weight for other, weight in row.items()} for index, row in enumerate(weights) if row
     }
+    further = further_rounds_bound(len(ids), sizes, [len(row) for row in weights], met_pairs, preferred, largest)
+    members: dict[str, list[int]] = {}
+    for pid in ids:
+        if pid in clubs:
+            members.setdefault(clubs[pid], []).append(index_of[pid])
+    club_floor = _club_lower_bound((len(group) for group in members.values()), len(sizes))
+    apart = clubs if keep_clubs_apart and clubs else None
+    if apart is not None:
+        for group in members.values():
+            for a, b in itertools.combinations(group, 2):
+                weights[a][b] = weights[a].get(b, 0) + _CLUB_WEIGHT
+                weights[b][a] = weights[a][b]
+
+    short = short_size(sizes, preferred)
+    history = dict(short_table_history or {})
+    horizon = min(rounds_left, further, schedule.MAX_HORIZON)
+    planned = 1
+    ahead: int | None = None
     if len(ids) > LINEAR_FROM:
         rng = random.Random(seed)
-        seated = _seat_linear(ids, sizes, by_id, rng)
-        algorithm = LINEAR_ALGORITHM
+        seated, capped = _seat_linear(ids, sizes, by_id, rng, apart, linear_swap_work * len(ids))
+        algorithm = LINEAR_CAPPED_ALGORITHM if capped else LINEAR_ALGORITHM
+    elif horizon > 1 and len(ids) <= schedule.LOOKAHEAD_LIMIT:
+        seated, rng, ahead = _seat_ahead(
+            ids,
+            sizes,
+            weights,
+            seed,
+            horizon,
+            last,
+            counts,
+            apart,
+            club_floor,
+            short,
+            history,
+            lookahead_work,
+            (attempts, work_limit),
+            by_id,
+        )
+        planned = horizon
+        algorithm = f"{LOOKAHEAD_ALGORITHM}:h{horizon}"
+        if lookahead_work != schedule.LOOKAHEAD_WORK:
+            algorithm += f"w{lookahead_work}"
+        if attempts != DEFAULT_ATTEMPTS or work_limit != DEFAULT_WORK_LIMIT:
+            algorithm = f"{algorithm}a{attempts}w{work_limit}"
     else:
         seated, rng = _seat_dense(ids, sizes, weights, seed, attempts, work_limit)
         algorithm = REPEAT_AVOIDING_ALGORITHM
         if attempts != DEFAULT_ATTEMPTS or work_limit != DEFAULT_WORK_LIMIT:
             algorithm = f"{algorithm}:a{attempts}w{work_limit}"
-    short = short_size(sizes, preferred)
-    history = dict(short_table_history or {})
-    if short is not None and history and _spread_short_tables(seated, short, history, by_id):
+    if short is not None and history and _spread_short_tables(seated, short, history, by_id, apart):
         algorithm += SHORT_FAIR_SUFFIX
+    if keep_clubs_apart:
+        algorithm += CLUBS_SUFFIX
     for table in seated:
         rng.shuffle(table)
     pairs = table_pairs(seated)
+    repeated = sum(1 for pair in pairs if pair in counts)
+    if ahead is None or repeated:
+        ahead = 0 if repeated else 1
     return SeatingPlan(
         tables=tuple(tuple(table) for table in seated),
         seed=seed,
         algorithm=algorithm,
-        repeated_pairs=sum(1 for pair in pairs if pair in counts),
+        club_conflicts=club_conflicts(seated, clubs),
+        repeated_pairs=repeated,
         repeats_from_last_round=sum(1 for pair in pairs if pair in last),
         unavoidable_repeats=unavoidable_repeats(ids, counts, sizes),
         short_table_spread=short_table_spread(seated, short, history),
+        club_floor=club_floor,
+        planned_rounds=planned,
+        repeat_free_ahead=ahead,
+        repeat_free_ahead_bound=min(rounds_left, further),
     )
+
+
+def _seat_ahead(
+    ids: Sequence[int],
+    sizes: Sequence[int],
+    weights: list[dict[int, int]],
+    seed: int,
+    horizon: int,
+    last: set[frozenset[int]],
+    counts: Mapping[frozenset[int], int],
+    apart: Mapping[int, str] | None,
+    club_floor: int,
+    short: int | None,
+    history: Mapping[int, int],
+    lookahead_work: int,
+    dense_bounds: tuple[int, int],
+    by_id: Mapping[int, Mapping[int, int]],
+) -> tuple[list[list[int]], random.Random, int]:
+    """``LOOKAHEAD_ALGORITHM`` (see ``seat_avoiding_repeats``): the seated ids per
+    table, the generator the seat shuffle continues, and the repeat-free rounds ahead.
+
+    The short seats of this round are pinned as ``_spread_short_tables`` would
+    hand them out (below the threshold count: short; above: long), so that
+    repair moves nobody afterwards.
+    """
+    n = len(ids)
+    index_of = {pid: index for index, pid in enumerate(ids)}
+    met_rows: list[list[int]] = [[] for _ in ids]
+    last_rows: list[list[int]] = [[] for _ in ids]
+    for pair in counts:
+        first, second = sorted(pair)
+        if first in index_of and second in index_of:
+            a, b = index_of[first], index_of[second]
+            target = last_rows if pair in last else met_rows
+            target[a].append(b)
+            target[b].append(a)
+    club_numbers: list[int] | None = None
+    if apart is not None:
+        numbered = {club: number for number, club in enumerate(sorted(set(apart.values())))}
+        club_numbers = [numbered[apart[pid]] if pid in apart else -1 for pid in ids]
+    pins = [0] * n
+    if short is not None and history:
+        short_seats = sum(size for size in sizes if size == short)
+        threshold = sorted(history.get(pid, 0) for pid in ids)[short_seats - 1]
+        pins = [(history.get(pid, 0) < threshold) - (history.get(pid, 0) > threshold) for pid in ids]
+
+    def one_by_one(work: int) -> list[list[list[int]]]:
+        """The start of the search: the rounds seated one by one as without lookahead
+        (this round's short seats handed out fairly), on a share of the work."""
+        simulated = dict(counts)
+        rounds: list[list[list[int]]] = []
+        for number in range(horizon):
+            trial = [dict(row) for row in weights]
+            for pair, _count in simulated.items():
+                first, second = sorted(pair)
+                if first in index_of and second in index_of and pair not in counts:
+                    a, b = index_of[first], index_of[second]
+                    trial[a][b] = trial[a].get(b, 0) + _REPEAT_WEIGHT
+                    trial[b][a] = trial[a][b]
+            tables, _rng = _seat_dense(ids, sizes, trial, seed + number, 2, max(work // horizon, 1))
+            if number == 0 and short is not None and history:
+                _spread_short_tables(tables, short, history, by_id, apart)
+            rounds.append([[index_of[pid] for pid in table] for table in tables])
+            for pair in table_pairs(tables):
+                simulated[pair] = simulated.get(pair, 0) + 1
+        return rounds
+
+    rng = random.Random(seed)
+    planned = schedule.plan_schedule(
+        n,
+        sizes,
+        horizon,
+        [sorted(row) for row in met_rows],
+        [sorted(row) for row in last_rows],
+        rng,
+        clubs=club_numbers,
+        pins=pins,
+        short=short,
+        work_limit=lookahead_work,
+        initial=one_by_one,
+    )
+    seated = [[ids[index] for index in table] for table in planned.rounds[0]]
+    clubs = dict(apart or {})
+    mine = (club_conflicts(seated, clubs), count_repeated_pairs(seated, counts))
+    if mine <= (club_floor if apart else 0, 0):
+        return seated, rng, planned.repeat_free
+    attempts, work_limit = dense_bounds
+    dense, dense_rng = _seat_dense(ids, sizes, weights, seed, attempts, work_limit)
+    theirs = (club_conflicts(dense, clubs), count_repeated_pairs(dense, counts))
+    if theirs < mine:
+        return dense, dense_rng, 0
+    return seated, rng, planned.repeat_free
 
 
 def _seat_dense(
@@ -894,6 +1103,84 @@ def unavoidable_repeats(players: Iterable[SeatingPlayer | int], met: MetInput, s
     return (deficit + 1) // 2
 
 
+def repeat_free_rounds_bound(n: int, preferred: int = 3, largest: int = 4) -> int:
+    """The most rounds any schedule can seat ``n`` players at the tables of
+    ``tabletable_sizes(n, preferred, largest)`` (the same split every round) without
+    two players sharing a table twice.
+
+    Upper bounds (always applied):
+
+    * per player: everyone meets at least ``min(sizes) - 1`` new players a round,
+      out of ``n - 1``;
+    * pairs: a round uses ``sum(C(s, 2))`` of the ``C(n, 2)`` pairs;
+    * pigeonhole: a second round needs every table's players to come from
+      different tables of the first, so with a table larger than the number
+      of tables only 1 round is possible (e.g. 6 at 3-3, 7 at 4-3, 8 at 4-4).
+
+    Exact values where design theory settles the question (all tables of size s,
+    ``n`` a multiple of s); the value returned is then reached by a known schedule:
+
+    * s = 3, n = 3 (mod 6): ``(n - 1) / 2`` (Kirkman triple systems exist for every
+      such n: Ray-Chaudhuri & Wilson, "Solution of Kirkman's schoolgirl problem",
+      1971; n = 15 is Kirkman's 1850 puzzle).
+    * s = 3, n = 0 (mod 6), n >= 18: ``(n - 2) / 2`` (nearly Kirkman triple systems:
+      Baker & Wilson 1977, Brouwer 1978, Rees & Stinson 1987). n = 12: 4 (no
+      NKTS(12) exists, Kotzig & Rosa 1974; 4 rounds are easy to find). n = 6: 1
+      (pigeonhole).
+    * s = 4, n = 4 (mod 12): ``(n - 1) / 3`` (resolvable (v, 4, 1)-designs: Hanani,
+      Ray-Chaudhuri & Wilson, "On resolvable designs", 1972; n = 16 is the affine
+      plane of order 4).
+    * s = q a prime power, n = q^2: ``q + 1`` (the affine plane AG(2, q)), e.g. 25
+      players at tables of 5 play 6 rounds.
+
+    Everywhere else (tables of mixed sizes, e.g. 13 players at 4-3-3-3; tables of
+    4 with n = 0 or 8 mod 12; larger tables) the figure is only the counting
+    upper bound: no schedule does better, but one reaching it may not exist.
+    Raises ``SeatingImpossible`` when ``n`` does not split; 0 for no players.
+    """
+    if n <= 0:
+        return 0
+    sizes = table_sizes(n, preferred, largest)
+    if len(sizes) == 1:
+        return 1
+    smallest = min(sizes)
+    pairs = sum(size * (size - 1) // 2 for size in sizes)
+    bound = min((n - 1) // (smallest - 1), (n * (n - 1) // 2) // pairs)
+    if max(sizes) > len(sizes):
+        return 1
+    if len(set(sizes)) == 1:
+        size = sizes[0]
+        if size == 3 and n in (6, 12):
+            return 1 if n == 6 else 4
+        # The exact cases above equal the counting bound there; nothing to tighten.
+    return bound
+
+
+def further_rounds_bound(
+    n: int, sizes: Sequence[int], met_degree: Sequence[int], met_pairs: int, preferred: int, largest: int
+) -> int:
+    """At most how many more rounds ``n`` players at ``sizes`` can play without a repeated pair.
+
+    ``met_degree[i]`` is how many of the present players player i already met,
+    ``met_pairs`` how many pairs of present players met. Each player needs
+    ``min(sizes) - 1`` fresh opponents a round, each round uses ``sum(C(s, 2))``
+    fresh pairs, and no schedule beats ``repeat_free_rounds_bound`` even from
+    scratch. An upper bound, not always reachable.
+    """
+    if not sizes or n <= 0:
+        return 0
+    need = min(sizes) - 1
+    per_round = sum(size * (size - 1) // 2 for size in sizes)
+    if need <= 0 or per_round <= 0:
+        return 0
+    fresh_players = min(n - 1 - degree for degree in met_degree) if met_degree else n - 1
+    fresh_pairs = n * (n - 1) // 2 - met_pairs
+    return max(
+        0,
+        min(fresh_players // need, fresh_pairs // per_round, repeat_free_rounds_bound(n, preferred, largest)),
+    )
+
+
 def short_size(sizes: Sequence[int], preferred: int) -> int | None:
     """The table size that counts as "short" in a round of ``sizes``, or None if all are equal.
 
@@ -919,8 +1206,31 @@ def short_table_spread(tables: Iterable[Iterable[int]], short: int | None, histo
     return max(counts.values()) - min(counts.values()) if counts else 0
 
 
+def _cost_at(
+    pid: int,
+    members: Sequence[int],
+    without: int,
+    met: Mapping[int, Mapping[int, int]],
+    apart: Mapping[int, str] | None,
+) -> int:
+    """What ``pid`` pays at a table of ``members`` (``without`` left out): met weights,
+    plus ``_CLUB_WEIGHT`` per club mate when clubs are kept ``apart``."""
+    row = met.get(pid, {})
+    total = sum(row.get(other, 0) for other in members if other != pid and other != without)
+    if apart:
+        club = apart.get(pid, "")
+        if club:
+            mates = sum(1 for other in members if other != pid and other != without and apart.get(other) == club)
+            total += _CLUB_WEIGHT * mates
+    return total
+
+
 def _spread_short_tables(
-    tables: list[list[int]], short: int, history: Mapping[int, int], met: Mapping[int, Mapping[int, int]]
+    tables: list[list[int]],
+    short: int,
+    history: Mapping[int, int],
+    met: Mapping[int, Mapping[int, int]],
+    apart: Mapping[int, str] | None = None,
 ) -> bool:
     """Move the short-table seats to the players with the fewest so far; True if anything moved.
 
@@ -930,7 +1240,8 @@ def _spread_short_tables(
     counting), chosen to add the fewest repeated pairs (``met`` weights); a
     swap never makes its partner a violator, so this ends after at most one
     swap per violator. Repeated over rounds, nobody sits short twice before
-    everyone has once (the spread of counts stays at most 1).
+    everyone has once (the spread of counts stays at most 1). With ``apart``
+    (club by id), club mates at one table cost ``_CLUB_WEIGHT`` too.
     """
     short_players = [pid for table in tables if len(table) == short for pid in table]
     if not short_players:
@@ -940,8 +1251,7 @@ def _spread_short_tables(
     where = {pid: index for index, table in enumerate(tables) for pid in table}
 
     def cost(pid: int, table: int, without: int) -> int:
-        row = met.get(pid, {})
-        return sum(row.get(other, 0) for other in tables[table] if other not in (pid, without))
+        return _cost_at(pid, tables[table], without, met, apart)
 
     moved = False
     for pid in sorted(where):
@@ -970,7 +1280,7 @@ def _spread_short_tables(
         where[pid], where[best] = theirs, mine
         moved = True
     if moved:
-        _polish_fairly(tables, short, threshold, history, met, where)
+        _polish_fairly(tables, short, threshold, history, met, where, apart)
     return moved
 
 
@@ -981,6 +1291,7 @@ def _polish_fairly(
     history: Mapping[int, int],
     met: Mapping[int, Mapping[int, int]],
     where: dict[int, int],
+    apart: Mapping[int, str] | None = None,
 ) -> None:
     """Best-improvement swaps for players with a repeat, keeping the short seats fair.
 
@@ -993,8 +1304,7 @@ def _polish_fairly(
     """
 
     def cost(pid: int, table: int, without: int) -> int:
-        row = met.get(pid, {})
-        return sum(row.get(other, 0) for other in tables[table] if other not in (pid, without))
+        return _cost_at(pid, tables[table], without, met, apart)
 
     def allowed(pid: int, at_short: bool) -> bool:
         count = history.get(pid, 0)
@@ -1034,8 +1344,13 @@ def _polish_fairly(
 
 
 def _seat_linear(
-    ids: Sequence[int], sizes: Sequence[int], met: Mapping[int, Mapping[int, int]], rng: random.Random
-) -> list[list[int]]:
+    ids: Sequence[int],
+    sizes: Sequence[int],
+    met: Mapping[int, Mapping[int, int]],
+    rng: random.Random,
+    apart: Mapping[int, str] | None = None,
+    swap_work: int = 0,
+) -> tuple[list[list[int]], bool]:
     """Seat ``ids`` at ``sizes`` keeping met players apart, in about linear time and memory.
 
     Only the per-player sets of opponents met are held (never all pairs).
@@ -1044,7 +1359,13 @@ def _seat_linear(
     the one with the fewest). Then up to ``LINEAR_PASSES`` passes over the
     tables that still hold a repeat: each conflicting player tries
     ``SWAP_TABLES`` random tables for a partner whose swap lowers the cost
-    (``met`` weights). Every step is bounded, so the work is linear in the field.
+    (``met`` weights). Every step is bounded, so the work is linear in the field;
+    the whole swap phase also stops after ``swap_work`` partner evaluations
+    (0: no such bound), so the time stays linear however many players conflict.
+    With ``apart`` (club by id) club mates at one table cost ``_CLUB_WEIGHT``.
+
+    Returns the tables and whether the work bound cut the swaps short (if not,
+    the seating is exactly the one without the bound: same steps, same draws).
     """
     pool = list(ids)
     rng.shuffle(pool)
@@ -1056,8 +1377,7 @@ def _seat_linear(
             best_at, best_cost = len(pool) - 1, -1
             for offset in range(1, min(WINDOW, len(pool)) + 1):
                 candidate = pool[-offset]
-                row = met.get(candidate, {})
-                conflict = sum(row.get(other, 0) for other in table)
+                conflict = _cost_at(candidate, table, candidate, met, apart)
                 if best_cost < 0 or conflict < best_cost:
                     best_at, best_cost = len(pool) - offset, conflict
                 if conflict == 0:
@@ -1068,11 +1388,11 @@ def _seat_linear(
     where = {pid: index for index, table in enumerate(tables) for pid in table}
 
     def cost(pid: int, table: int, without: int) -> int:
-        row = met.get(pid, {})
-        return sum(row.get(other, 0) for other in tables[table] if other != pid and other != without)
+        return _cost_at(pid, tables[table], without, met, apart)
 
     if len(tables) < 2:
-        return tables
+        return tables, False
+    work = 0
     for _ in range(LINEAR_PASSES):
         conflicting = [index for index, table in enumerate(tables) if any(cost(pid, index, pid) for pid in table)]
         if not conflicting:
@@ -1088,6 +1408,9 @@ def _seat_linear(
                     if other_table >= mine:
                         other_table += 1
                     for other in tables[other_table]:
+                        if swap_work and work >= swap_work:
+                            return tables, True
+                        work += 1
                         gain = here + cost(other, other_table, other)
                         loss = cost(pid, other_table, other) + cost(other, mine, pid)
                         if loss < gain:
@@ -1098,4 +1421,4 @@ def _seat_linear(
                     else:
                         continue
                     break
-    return tables
+    return tables, False

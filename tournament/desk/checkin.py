@@ -83,13 +83,20 @@ def check_in_player(
     checked in. ``all_checked``: the desk has seen every checklist item, so the
     open ones are ticked in the same step (one tap at the desk). Otherwise a
     player with open checklist items is checked in only with ``override`` and a
-    reason (at most 200 characters), recorded with who and when. After the draw
-    a late arrival gets the next free start number.
+    reason (at most 200 characters), recorded with who and when. Refused once
+    the tournament is finished.
+
+    A late arrival (checked in after the draw, also while a round plays) gets the
+    next free start number (``_next_start_number``) and is seated from the next
+    round the format seats (points: the next round; the standings say "joined in
+    round N"). A new check-in ends a pause (``Player.paused_from_round``).
     """
     override_reason = " ".join(override_reason.split())
     with transaction.atomic():
         locked = lock_tournament(tournament.pk)
         player = lock_player(locked, player_id)
+        if locked.status == enums.TournamentStatus.FINISHED:
+            raise ServiceError(_("The tournament is finished; nobody can check in any more."))
         if player.status == enums.PlayerStatus.CHECKED_IN:
             raise ServiceError(_("%(name)s is already checked in.") % {"name": player.name})
         if player.status == enums.PlayerStatus.WITHDRAWN:
@@ -130,7 +137,8 @@ def check_in_player(
             assigned = True
         player.status = enums.PlayerStatus.CHECKED_IN
         player.status_changed_at = timezone.now()
-        player.save(update_fields=["status", "status_changed_at", "start_number"])
+        player.paused_from_round = None
+        player.save(update_fields=["status", "status_changed_at", "start_number", "paused_from_round"])
         bump(locked)
         detail: dict[str, object] = {"override": bool(open_items), "open_items": open_items}
         if open_items:
@@ -140,6 +148,13 @@ def check_in_player(
 
 
 def _next_start_number(tournament: Tournament) -> int:
+    """A late arrival's start number: the next free one, one above the highest given.
+
+    The desk's rule: the draw (``start_numbers.draw_start_numbers``) gives 1..n by lot to
+    everyone checked in at that moment; whoever checks in later takes the next free number
+    in the order of check-in (one by one there is nobody to draw against). A withdrawn
+    player keeps their number, so numbers are never given twice and stay without gaps.
+    """
     highest = Player.objects.filter(tournament=tournament).aggregate(m=Max("start_number"))["m"]
     return (highest or 0) + 1
 

@@ -347,6 +347,8 @@ SENTENCES = {
     "player_checked_in": gettext_lazy("%(player)s checked in."),
     "check_in_undone": gettext_lazy("Check-in of %(player)s undone."),
     "player_withdrawn": gettext_lazy("%(player)s withdrew."),
+    "player_paused": gettext_lazy("%(player)s pauses from round %(number)s."),
+    "player_back": gettext_lazy("%(player)s is back from round %(number)s."),
     "player_no_show": gettext_lazy("%(player)s marked as no-show."),
     "player_reinstated": gettext_lazy("%(player)s reinstated."),
 }

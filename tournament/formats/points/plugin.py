@@ -1,8 +1,22 @@
-"""The points format's record (see ``tournament.formats.record.build``)."""
+"""The points format's record (see ``tournament.formats.record.build``): its own pages show who
+plays the next round, pause a player for it and bring them back."""
 
 from __future__ import annotations
 
+from django.urls import path
+
 from tournament import enums
+from tournament.formats.points import views
 from tournament.formats.record import build
 
-FORMAT = build("points", label=enums.Format.POINTS.label, games=(enums.Game.UNO,), entry="winner")
+FIELD = path("t/<int:tournament_id>/points/rounds/<int:number>/players/", views.field, name="points_field")
+PAUSE = path("t/<int:tournament_id>/points/players/<int:player_id>/pause/", views.pause, name="points_pause")
+RESUME = path("t/<int:tournament_id>/points/players/<int:player_id>/back/", views.resume, name="points_back")
+
+FORMAT = build(
+    "points",
+    label=enums.Format.POINTS.label,
+    games=(enums.Game.UNO,),
+    entry="winner",
+    urlpatterns=(FIELD, PAUSE, RESUME),
+)

@@ -3,11 +3,13 @@ pages show beyond the common parts. Fixed query counts."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Max
+from django.db.models import Exists, Max, OuterRef
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from games.models import GameScore, GameStatus
 from tournament import enums
@@ -18,7 +20,8 @@ from tournament.models import Player, Round, Seat, Table, Tournament
 # The ranking page's title, the columns it fills beyond place and name, and whether the
 # ranking means something while play goes on (the public pages then show it as standings).
 RANKING_TITLE = gettext_lazy("Standings")
-RANKING_COLUMNS = ("points", "games_won", "games_played", "best_round")
+# "reached" holds the participation note (``participation_note``: joined late, paused, withdrew).
+RANKING_COLUMNS = ("reached", "points", "games_won", "games_played", "best_round")
 LIVE_STANDINGS = True
 RULE_LABELS: dict[str, Label] = {
     points.RULE_TOTAL: gettext_lazy("fewer points"),
@@ -44,7 +47,12 @@ def history(tournament: Tournament) -> list[list[list[int]]]:
 def ranking(tournament: Tournament) -> list[Standing]:
     """Standings over every valid game: fewer points, more games won, lower best round, start number.
 
-    A withdrawn player keeps their points and is listed if they played.
+    Every seated round a listed player has no seat in (a late arrival's first rounds, a
+    pause, the rounds after a withdrawal) counts as that round's worst round total
+    (``rules.standings``); ``reached`` says why in words ("joined in round 2 · paused in
+    round 4 · …", ``participation_note``) and ``reached_stage`` as codes for the JSON
+    ("joined:2 paused:4 withdrew:5"). A withdrawn player is listed if they were seated.
+    Three queries whatever the size.
     """
     players = {
         p.pk: p
@@ -59,36 +67,132 @@ def ranking(tournament: Tournament) -> list[Standing]:
     games: dict[int, tuple[int, int, dict[int, int]]] = {}
     for game_id, round_number, winner, pid, value in scores:
         games.setdefault(game_id, (round_number, winner, {}))[2][pid] = value
-    played = {pid for _r, _w, pts in games.values() for pid in pts}
+    seated: dict[int, set[int]] = {}
+    for round_number, pid in Seat.objects.filter(table__round__tournament=tournament).values_list(
+        "table__round__number", "player_id"
+    ):
+        seated.setdefault(round_number, set()).add(pid)
+    took_part = {pid for _r, _w, pts in games.values() for pid in pts}.union(*seated.values())
     start = {
         pid: p.start_number or 0
         for pid, p in players.items()
-        if p.status == enums.PlayerStatus.CHECKED_IN or pid in played
+        if p.status == enums.PlayerStatus.CHECKED_IN or pid in took_part
     }
     rows = points.standings(
         start,
         [points.GameResult(round_number=r, winner=w, points=pts) for r, w, pts in games.values()],
+        seated,
     )
-    return [
-        Standing.of(
-            row,
-            players[row.player_id],
-            RULE_LABELS,
-            points=row.total,
-            games_won=row.games_won,
-            games_played=row.games_played,
-            best_round=row.best_round,
+    standings = []
+    for row in rows:
+        player = players[row.player_id]
+        part = points.participation(
+            seated,
+            (number for number, ids in seated.items() if row.player_id in ids),
+            withdrawn=player.status == enums.PlayerStatus.WITHDRAWN,
         )
-        for row in rows
-    ]
+        note, codes = participation_note(tournament, player, part, row.missed_rounds)
+        standings.append(
+            Standing.of(
+                row,
+                player,
+                RULE_LABELS,
+                reached=note,
+                reached_stage=codes,
+                points=row.total,
+                games_won=row.games_won,
+                games_played=row.games_played,
+                best_round=row.best_round,
+            )
+        )
+    return standings
+
+
+def participation_note(
+    tournament: Tournament, player: Player, part: points.Participation, missed: Sequence[tuple[int, int]]
+) -> tuple[str, str]:
+    """What the standings say about a player's rounds, in words and as codes: "joined in round 2",
+    "paused in round 4", "withdrew after round 5", and what the missed rounds count; a player
+    checked in but not seated yet "joins in round N" (or "pauses from round N"). Empty for a
+    player seated in every round."""
+    words: list[str] = []
+    codes: list[str] = []
+    rounds_seated = len(part.seated_in) + len(part.missed)
+    if part.joined is not None:
+        words.append(_("joined in round %(round)d") % {"round": part.joined})
+        codes.append(f"joined:{part.joined}")
+    elif not part.seated_in and player.status == enums.PlayerStatus.CHECKED_IN:
+        upcoming = rounds_seated + 1
+        if player.paused_from_round is None and rounds_seated and upcoming <= tournament.rounds_planned:
+            words.append(_("joins in round %(round)d") % {"round": upcoming})
+            codes.append(f"joins:{upcoming}")
+    if part.paused:
+        listed = ", ".join(str(number) for number in part.paused)
+        words.append(
+            ngettext("paused in round %(rounds)s", "paused in rounds %(rounds)s", len(part.paused)) % {"rounds": listed}
+        )
+        codes.append(f"paused:{','.join(str(number) for number in part.paused)}")
+    if (
+        player.status == enums.PlayerStatus.CHECKED_IN
+        and player.paused_from_round is not None
+        and player.paused_from_round > rounds_seated
+    ):
+        words.append(_("pauses from round %(round)d") % {"round": player.paused_from_round})
+        codes.append(f"pauses:{player.paused_from_round}")
+    if part.withdrew_after is not None:
+        words.append(_("withdrew after round %(round)d") % {"round": part.withdrew_after})
+        codes.append(f"withdrew:{part.withdrew_after}")
+    if missed and part.seated_in:  # (a player not seated yet ranks last anyway: no games)
+        counted = sum(value for _number, value in missed)
+        words.append(
+            ngettext(
+                "%(count)d missed round counts %(points)d", "%(count)d missed rounds count %(points)d", len(missed)
+            )
+            % {"count": len(missed), "points": counted}
+        )
+    return " · ".join(words), " ".join(codes)
 
 
 def rounds_played(tournament: Tournament) -> int:
     return Round.objects.filter(tournament=tournament).aggregate(m=Max("number"))["m"] or 0
 
 
+@dataclass(frozen=True)
+class FieldView:
+    """Who the next round seats, for the rounds page: ``next_round`` (``None`` once every planned
+    round is seated, when pausing is refused), the checked-in players who may pause, those who
+    pause, the late arrivals not seated yet, and how many the next round seats."""
+
+    next_round: int | None
+    active: list[Player]
+    paused: list[Player]
+    joining: list[Player]
+
+    @property
+    def to_seat(self) -> int:
+        return len(self.active)
+
+
+def field_view(tournament: Tournament, seated: int) -> FieldView:
+    """The ``FieldView`` of ``tournament`` after ``seated`` rounds (the last round's number). One query."""
+    players = list(
+        Player.objects.filter(tournament=tournament, status=enums.PlayerStatus.CHECKED_IN)
+        .annotate(was_seated=Exists(Seat.objects.filter(player=OuterRef("pk"))))
+        .order_by("start_number", "folded", "pk")
+    )
+    number = seated + 1
+    finished = tournament.status == enums.TournamentStatus.FINISHED
+    return FieldView(
+        next_round=number if number <= tournament.rounds_planned and not finished else None,
+        active=[p for p in players if p.paused_from_round is None],
+        paused=[p for p in players if p.paused_from_round is not None],
+        joining=[p for p in players if seated and not p.was_seated and p.paused_from_round is None],
+    )
+
+
 def rounds_context(tournament: Tournament, rounds: list[Round]) -> dict[str, Any]:
-    return {"rounds_left": max(tournament.rounds_planned - len(rounds), 0)}
+    seated = rounds[-1].number if rounds else 0
+    return {"rounds_left": max(tournament.rounds_planned - len(rounds), 0), "field": field_view(tournament, seated)}
 
 
 def table_context(tournament: Tournament, view: Any) -> dict[str, Any]:

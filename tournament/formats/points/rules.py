@@ -1,14 +1,14 @@
 """Format C: fewest penalty points over re-seated rounds. Pure.
 
 Source: the Italian club tournament (rules/README.md, format C). Every round
-seats all checked-in players at tables of 3-4, keeping players who already met
+seats all checked-in players (but those who pause) at tables of 3-4, keeping players who already met
 apart (``tournament.seating.seat_avoiding_repeats``). After each game every
 player still holding cards takes their value as penalty points; the game's
 winner takes 0. The fewest points over all games wins.
 
-Standings: total ascending; ties broken by games won (more is better), then
-the lowest single-round total, then the lower start number. Players who have
-not played a game yet come last.
+Standings: total ascending (with missed rounds counted, see below); ties broken
+by games won (more is better), then the lowest single-round total, then the
+lower start number. Players who have not played a game yet come last.
 
 Any count from 3 players can be seated (``plan_tables``). Where the count does
 not split into tables of the settings (5 players at 3-4), the organiser
@@ -24,6 +24,21 @@ chooses between what keeps every player in the round:
   every other game and takes points from one opponent only, far from the
   tables of 3-4 the tournament plays; a larger table always exists instead.
 
+Late arrivals, pauses and withdrawals (between rounds; the rules document,
+uno-points-tournament.it.txt, is silent on them: it only says the fewest points at the
+end of the tournament's games win, "avere meno punti possibile al termine delle partite"). A late arrival is
+seated from the next round on, a paused player sits out the rounds they pause, a withdrawn
+player is not seated again. Every seated round a listed player has no seat in (a "missed
+round", ``participation``) counts as **that round's highest round total** among the players
+seated in it (``standings`` with ``seated``). Why the worst and not 0 or the average: fewest
+points win, so 0 would reward staying away, and the average would still reward a weak
+player for pausing (their own expected score is above it); at the worst score, missing a
+round never pays. It is computed from the games played, never stored, so a correction of
+a game moves it too. Withdrawn players stay in the ranking by the same rule (their rounds
+played plus the worst of each round after they left): one rule for every missed round,
+whatever the reason, and a withdrawal never helps. Games won and the best round count
+played rounds only.
+
 Not offered: a bye (one player sits out the round). Fewest points win, so a
 bye worth 0 points would reward sitting out; a fair bye (say the round's
 average) would be a result nobody played, to be stored, shown, exported and
@@ -34,14 +49,21 @@ come in.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from tournament.formats.base import SEATING_SETTINGS, FormatError, FormatSpec, rank_by
+from tournament.formats.base import CLUBS_APART, SEATING_SETTINGS, FormatError, FormatSpec, rank_by
 from tournament.seating import LARGER_TABLE, SeatingOption, short_size, table_sizes, widened_options
 
 # The tournament settings this format reads (the settings page shows these).
-SETTINGS = (*SEATING_SETTINGS, "rounds_planned", "games_per_round", "round_time_limit_minutes", "scoring_table")
+SETTINGS = (
+    *SEATING_SETTINGS,
+    CLUBS_APART,
+    "rounds_planned",
+    "games_per_round",
+    "round_time_limit_minutes",
+    "scoring_table",
+)
 SPEC = FormatSpec(slug="points", stages=("main",), min_players=3, settings_used=SETTINGS)
 
 # No table seats fewer (see the module docstring), whatever the settings allow.
@@ -82,18 +104,35 @@ class StandingRow:
     best_round: int | None
     round_totals: tuple[tuple[int, int], ...]
     decided_by: str = ""
+    # Seated rounds the player had no seat in, each with the points it counts (the round's worst total).
+    missed_rounds: tuple[tuple[int, int], ...] = ()
 
 
-def standings(start_numbers: Mapping[int, int], games: Iterable[GameResult]) -> list[StandingRow]:
+def standings(
+    start_numbers: Mapping[int, int],
+    games: Iterable[GameResult],
+    seated: Mapping[int, Collection[int]] | None = None,
+) -> list[StandingRow]:
     """Everyone in ``start_numbers`` (a player without games has 0 points and
     ranks by the tie-breaks), best first, each with the rule that put them
-    below the player above."""
+    below the player above.
+
+    ``seated`` (round number -> the players seated in it, every round seated so far): a
+    listed player without a seat in one of these rounds (and no game in it) missed it, and
+    it counts as the highest round total of that round's seated players (0 while nobody has
+    points there), added to ``total`` and listed in ``missed_rounds`` (see the module
+    docstring). Without ``seated`` only the games count. Games won, games played and the
+    best round count played rounds only."""
     totals = dict.fromkeys(start_numbers, 0)
     won = dict.fromkeys(start_numbers, 0)
     played = dict.fromkeys(start_numbers, 0)
     per_round: dict[int, dict[int, int]] = {pid: {} for pid in start_numbers}
+    # Every player's points per round (listed or not): a round's worst total is taken over all seated.
+    round_points: dict[int, dict[int, int]] = {}
     for game in games:
         for pid, points in game.points.items():
+            in_round = round_points.setdefault(game.round_number, {})
+            in_round[pid] = in_round.get(pid, 0) + points
             if pid not in totals:
                 continue
             totals[pid] += points
@@ -101,6 +140,14 @@ def standings(start_numbers: Mapping[int, int], games: Iterable[GameResult]) -> 
             per_round[pid][game.round_number] = per_round[pid].get(game.round_number, 0) + points
         if game.winner in won:
             won[game.winner] += 1
+    missed: dict[int, list[tuple[int, int]]] = {pid: [] for pid in start_numbers}
+    for number, players in sorted((seated or {}).items()):
+        in_round = round_points.get(number, {})
+        worst = max((in_round.get(pid, 0) for pid in players), default=0)
+        for pid in start_numbers:
+            if pid not in players and number not in per_round[pid]:
+                missed[pid].append((number, worst))
+                totals[pid] += worst
 
     def best(pid: int) -> int | None:
         return min(per_round[pid].values()) if per_round[pid] else None
@@ -126,9 +173,48 @@ def standings(start_numbers: Mapping[int, int], games: Iterable[GameResult]) -> 
             best_round=best(pid),
             round_totals=tuple(sorted(per_round[pid].items())),
             decided_by=decided_by,
+            missed_rounds=tuple(missed[pid]),
         )
         for place, pid, decided_by in ranked
     ]
+
+
+@dataclass(frozen=True)
+class Participation:
+    """Which of the seated rounds a player took part in, for the standings' words.
+
+    ``joined``: the first round seated, where it is not round 1 (a late arrival, or paused
+    from the start); ``paused``: rounds without a seat after joining and before leaving;
+    ``withdrew_after``: a withdrawn player's last round seated; ``missed``: every seated
+    round without a seat (also those before joining and after withdrawing). ``seated_in``
+    is empty for a player not seated yet (``joined`` is then ``None``).
+    """
+
+    joined: int | None
+    paused: tuple[int, ...]
+    withdrew_after: int | None
+    missed: tuple[int, ...]
+    seated_in: tuple[int, ...]
+
+
+def participation(rounds: Iterable[int], seated_in: Iterable[int], *, withdrawn: bool) -> Participation:
+    """A player's ``Participation`` given every seated round's number (``rounds``) and the rounds
+    they had a seat in (``seated_in``, a subset; others are ignored)."""
+    all_rounds = sorted(set(rounds))
+    present = set(seated_in)
+    mine = tuple(number for number in all_rounds if number in present)
+    missed = tuple(number for number in all_rounds if number not in mine)
+    if not mine:
+        return Participation(joined=None, paused=(), withdrew_after=None, missed=missed, seated_in=())
+    first, last = mine[0], mine[-1]
+    end = last if withdrawn else all_rounds[-1]
+    return Participation(
+        joined=first if first > all_rounds[0] else None,
+        paused=tuple(number for number in missed if first < number <= end),
+        withdrew_after=last if withdrawn else None,
+        missed=missed,
+        seated_in=mine,
+    )
 
 
 def table_decided(valid_games: int, games_per_round: int) -> bool:

@@ -5,15 +5,17 @@ the tournament. Contract: ``tournament.writes``.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from games.models import GameStatus
 from tournament import draws, enums, seating
+from tournament.desk.players import lock_player
 from tournament.errors import NeedsChoice, NeedsConfirmation, ServiceError
 from tournament.formats.points import reads
 from tournament.formats.points import rules as points
@@ -38,8 +40,10 @@ OTHER_FORMAT = gettext_lazy("This tournament does not use the points format.")
 
 
 def start_round(*, tournament: Tournament, actor: User, choice: str = "", seed: int | None = None) -> Round:
-    """Seat the next round: every checked-in player, at tables of 3-4, with the
-    fewest repeated pairs (then the fewest repeats from the last round).
+    """Seat the next round: every checked-in player who is not paused (``pause_player``), at
+    tables of 3-4, with the fewest repeated pairs (then the fewest repeats from the last round).
+    A late arrival checked in since the last round is seated like everyone else; a withdrawn
+    player is not checked in any more. The note names how many are paused.
 
     Refused while a table of the current round still plays, and after the
     planned number of rounds. The seed, algorithm and repeated pairs are stored.
@@ -62,9 +66,14 @@ def start_round(*, tournament: Tournament, actor: User, choice: str = "", seed: 
                 raise ServiceError(_("All %(count)d rounds have been played.") % {"count": locked.rounds_planned})
         else:
             refuse_without_draw(locked)
-        players = list(
-            Player.objects.filter(tournament=locked, status=enums.PlayerStatus.CHECKED_IN).values_list("pk", "club")
+        checked_in = list(
+            Player.objects.filter(tournament=locked, status=enums.PlayerStatus.CHECKED_IN).values_list(
+                "pk", "club", "paused_from_round"
+            )
         )
+        # A pause is always set for a round not seated yet (``pause_player``): whoever has one sits out.
+        players = [(pid, club) for pid, club, paused in checked_in if paused is None]
+        paused_count = len(checked_in) - len(players)
         refuse_too_few(len(players), points.SPEC.min_players)
         tables = _table_plan(locked, len(players), choice)
         history = reads.history(locked)
@@ -78,6 +87,9 @@ def start_round(*, tournament: Tournament, actor: User, choice: str = "", seed: 
             tables.largest,
             # The short tables go to those who sat at one least often (nobody twice before everyone once).
             short_table_history=points.short_table_counts(history, tables.preferred),
+            keep_clubs_apart=locked.keep_clubs_apart,
+            # Planning the rounds still to come together keeps more of them repeat-free (social golfer).
+            rounds_left=max(locked.rounds_planned - (current.number if current is not None else 0), 1),
         )
         if current is not None:
             rounds.close_round(current)
@@ -90,8 +102,22 @@ def start_round(*, tournament: Tournament, actor: User, choice: str = "", seed: 
             "bound": plan.unavoidable_repeats,
             "spread": plan.short_table_spread,
         }
+        if locked.keep_clubs_apart:
+            note += " " + _("Players of one club at one table: %(pairs)d (unavoidable: %(floor)d).") % {
+                "pairs": plan.club_conflicts,
+                "floor": plan.club_floor,
+            }
+        if plan.planned_rounds > 1:
+            note += " " + _(
+                "Planned with the %(planned)d rounds left: %(free)d of them without a repeated pair "
+                "(at most %(bound)d are possible)."
+            ) % {"planned": plan.planned_rounds, "free": plan.repeat_free_ahead, "bound": plan.repeat_free_ahead_bound}
         if tables.chosen is not None:
             note = f"{note} {chosen_note(locked, len(players), tables.chosen)}"
+        if paused_count:
+            note += " " + ngettext("%(count)d player pauses.", "%(count)d players pause.", paused_count) % {
+                "count": paused_count
+            }
         new_round = rounds.open_round(locked, stage=enums.Stage.MAIN, seed=seed, algorithm=plan.algorithm, note=note)
         for table_players in plan.tables:
             rounds.seat_table(new_round, table_players)
@@ -104,9 +130,88 @@ def start_round(*, tournament: Tournament, actor: User, choice: str = "", seed: 
             round=new_round.number,
             seed=seed,
             repeated_pairs=plan.repeated_pairs,
+            **({"paused": paused_count} if paused_count else {}),
             **({"choice": tables.chosen.code} if tables.chosen is not None else {}),
         )
     return new_round
+
+
+@dataclass(frozen=True)
+class FieldChange:
+    """What ``pause_player`` or ``resume_player`` left: the player, the next round to be seated
+    (the first the change concerns) and whether anything changed (a second tap changes nothing)."""
+
+    player: Player
+    next_round: int
+    changed: bool
+
+
+def _next_round_number(tournament: Tournament) -> int:
+    current = latest_round(tournament)
+    return current.number + 1 if current is not None else 1
+
+
+def _checked_in_player(tournament: Tournament, player_id: int) -> Player:
+    """The locked player; refused unless checked in (a withdrawn player is out for good)."""
+    player = lock_player(tournament, player_id)
+    if player.status == enums.PlayerStatus.WITHDRAWN:
+        raise ServiceError(_("%(name)s has withdrawn; reinstate the player first.") % {"name": player.name})
+    if player.status != enums.PlayerStatus.CHECKED_IN:
+        raise ServiceError(_("%(name)s is not checked in.") % {"name": player.name})
+    return player
+
+
+def pause_player(*, tournament: Tournament, actor: User, player_id: int) -> FieldChange:
+    """A checked-in player sits out from the next round on, until ``resume_player``.
+
+    Takes effect at the next round seated: a player at a table of the current round plays it
+    out. Refused for a player not checked in, once the tournament is finished, and when every
+    planned round is already seated (there is no round left to pause). Pausing a player who
+    already pauses changes nothing (no audit, no version bump). The missed rounds count as in
+    the rules (``rules.standings``: each round's worst total).
+    """
+    with transaction.atomic():
+        locked = lock_tournament(tournament.pk)
+        refuse_other_format(locked, SLUG, OTHER_FORMAT)
+        refuse_if_finished(locked)
+        player = _checked_in_player(locked, player_id)
+        next_round = _next_round_number(locked)
+        if next_round > locked.rounds_planned:
+            raise ServiceError(
+                _("All %(count)d rounds are seated; there is no round left to pause.")
+                % {"count": locked.rounds_planned}
+            )
+        if player.paused_from_round is not None:
+            return FieldChange(player=player, next_round=next_round, changed=False)
+        player.paused_from_round = next_round
+        player.save(update_fields=["paused_from_round"])
+        bump(locked)
+        audit(locked, actor, "player_paused", player=player.pk, name=player.name, round=next_round)
+    return FieldChange(player=player, next_round=next_round, changed=True)
+
+
+def resume_player(*, tournament: Tournament, actor: User, player_id: int) -> FieldChange:
+    """A paused player is seated again from the next round on.
+
+    Refused for a player not checked in and once the tournament is finished. A player who
+    does not pause (or a second tap) changes nothing (no audit, no version bump).
+    """
+    with transaction.atomic():
+        locked = lock_tournament(tournament.pk)
+        refuse_other_format(locked, SLUG, OTHER_FORMAT)
+        refuse_if_finished(locked)
+        player = _checked_in_player(locked, player_id)
+        next_round = _next_round_number(locked)
+        if player.paused_from_round is None:
+            return FieldChange(player=player, next_round=next_round, changed=False)
+        paused_from = player.paused_from_round
+        player.paused_from_round = None
+        player.save(update_fields=["paused_from_round"])
+        bump(locked)
+        audit(
+            locked, actor, "player_back", player=player.pk, name=player.name, round=next_round, paused_from=paused_from
+        )
+    return FieldChange(player=player, next_round=next_round, changed=True)
 
 
 def _table_plan(tournament: Tournament, count: int, choice: str) -> points.TablePlan:

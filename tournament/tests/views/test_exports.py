@@ -56,6 +56,7 @@ class TestExports:
             "Start number",
             "Name",
             "Club",
+            "Reached",
             "Penalty points",
             "Games won",
             "Games played",
@@ -65,16 +66,17 @@ class TestExports:
         standings = reads.ranking(tournament)
         assert len(rows) == len(standings) == 12
         for line, row in zip(rows, standings, strict=True):
-            assert line[:7] == [
+            assert line[:8] == [
                 str(row.place),
                 str(row.player.start_number),
                 row.player.name,
                 row.player.club,
+                str(row.reached),
                 str(row.points),
                 str(row.games_won),
                 str(row.games_played),
             ]
-            assert line[8] == str(registry.of(tournament).rule_label(row.decided_by))
+            assert line[9] == str(registry.of(tournament).rule_label(row.decided_by))
         assert [line[0] for line in rows] == [str(n) for n in range(1, 13)]
 
     def test_games_csv_has_one_line_per_score_undone_games_marked(self, played):

@@ -1,0 +1,664 @@
+"""Whole-schedule seating for small fields, pure Python (no Django).
+
+The points format seats one round at a time, from the stored history only.
+Seating each round as well as possible on its own can leave the later rounds
+without a repeat-free seating (measured: Kirkman's 15 players at tables of 3
+mostly get 5 repeat-free rounds of the 7 possible, 27 players 10-11 of 13).
+This module plans the remaining rounds jointly and lets the caller seat the
+first round of the best schedule found; the next round is planned again from
+the history (so a stored round never depends on anything but its inputs).
+
+* ``plan_schedule`` finds a schedule of ``horizon`` rounds with few repeats:
+  where a resolvable design is known for the field (affine geometries, the
+  Kirkman packing of PG(3,2)), a seeded tabu search over relabellings of the
+  design first looks for classes that avoid the history; then a seeded tabu
+  search over swaps within a round (after Dotú & Van Hentenryck, "Scheduling
+  social golfers locally", CPAIOR 2005) minimises the repeats over all
+  planned rounds, earlier rounds weighing more. Both are bounded by a work
+  limit (lookups), so the time is bounded whatever the input.
+
+Players are indices ``0..n-1`` here; ``tournament.seating`` maps the ids and
+holds the bounds (``repeat_free_rounds_bound``, ``further_rounds_bound``).
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
+
+__all__ = [
+    "LOOKAHEAD_LIMIT",
+    "LOOKAHEAD_WORK",
+    "MAX_HORIZON",
+    "Schedule",
+    "design_classes",
+    "plan_schedule",
+    "repeat_free_prefix",
+]
+
+#: Fields up to this size get the lookahead (larger ones rarely run out of fresh
+#: opponents within a tournament's rounds, and the search grows with the field).
+LOOKAHEAD_LIMIT = 60
+#: At most this many rounds are planned jointly (pair masks are bit sets of rounds).
+MAX_HORIZON = 12
+#: Default work bound of ``plan_schedule`` (table lookups, about 0.3 s of CPU).
+LOOKAHEAD_WORK = 600_000
+#: Cost of a same-club pair at one table, per round weight: above any number of repeats
+#: (n <= LOOKAHEAD_LIMIT: fewer than 2,000 pairs, each costing at most the sum of round weights).
+CLUB_COST = 1 << 24
+
+# Pair categories of the schedule search: met before (bit 0), same club (bit 1).
+_MET = 1
+_CLUB = 2
+
+
+# --------------------------------------------------------------------------
+# Known resolvable designs (their parallel classes are repeat-free rounds)
+# --------------------------------------------------------------------------
+
+
+def _field(q: int) -> tuple[list[list[int]], list[list[int]]]:
+    """Addition and multiplication tables of GF(q), q in 3, 4, 5, 7 (4: GF(2)[x]/(x^2+x+1))."""
+    if q == 4:
+        add = [[a ^ b for b in range(4)] for a in range(4)]
+        # Elements 0, 1, x (2), x+1 (3); x^2 = x + 1.
+        log = {1: 0, 2: 1, 3: 2}
+        exp = [1, 2, 3]
+        mul = [[0 if a == 0 or b == 0 else exp[(log[a] + log[b]) % 3] for b in range(4)] for a in range(4)]
+        return add, mul
+    return [[(a + b) % q for b in range(q)] for a in range(q)], [[a * b % q for b in range(q)] for a in range(q)]
+
+
+def _affine(q: int, dimension: int) -> list[list[tuple[int, ...]]]:
+    """The lines of AG(dimension, q) grouped by direction: (q^d - 1)/(q - 1) parallel classes."""
+    add, mul = _field(q)
+    points = list(itertools.product(range(q), repeat=dimension))
+    index = {point: number for number, point in enumerate(points)}
+    classes: list[list[tuple[int, ...]]] = []
+    for direction in points:
+        nonzero = [coordinate for coordinate in direction if coordinate]
+        if not nonzero or nonzero[0] != 1:
+            continue  # one representative per direction: first non-zero coordinate 1
+        seen: set[int] = set()
+        lines: list[tuple[int, ...]] = []
+        for point in points:
+            if index[point] in seen:
+                continue
+            line = tuple(
+                sorted(index[tuple(add[p][mul[t][d]] for p, d in zip(point, direction, strict=True))] for t in range(q))
+            )
+            seen.update(line)
+            lines.append(line)
+        classes.append(lines)
+    return classes
+
+
+def _kirkman_fifteen() -> list[list[tuple[int, ...]]]:
+    """A solution of Kirkman's schoolgirl problem: a packing of PG(3, 2) into 7 spreads.
+
+    Points are the 15 non-zero vectors of GF(2)^4 (as 1..15), lines the triples
+    {a, b, a xor b}; a backtracking search (a few ms) picks 7 disjoint spreads.
+    """
+    points = range(1, 16)
+    lines = sorted({tuple(sorted((a, b, a ^ b))) for a in points for b in points if a < b and a ^ b})
+    spreads: list[frozenset[tuple[int, ...]]] = []
+
+    def spread(chosen: list[tuple[int, ...]], covered: frozenset[int]) -> None:
+        if len(covered) == 15:
+            spreads.append(frozenset(chosen))
+            return
+        first = min(set(points) - covered)
+        for line in lines:
+            if first in line and not covered.intersection(line):
+                spread([*chosen, line], covered | frozenset(line))
+
+    spread([], frozenset())
+    unique = sorted(set(spreads), key=lambda found: sorted(found))
+
+    def pack(
+        chosen: list[frozenset[tuple[int, ...]]], used: frozenset[tuple[int, ...]]
+    ) -> list[frozenset[tuple[int, ...]]] | None:
+        if len(chosen) == 7:
+            return chosen
+        first = min(set(lines) - used)
+        for candidate in unique:
+            if first in candidate and not used & candidate:
+                found = pack([*chosen, candidate], used | candidate)
+                if found is not None:
+                    return found
+        return None
+
+    packing = pack([], frozenset())
+    assert packing is not None
+    return [sorted(tuple(point - 1 for point in line) for line in found) for found in packing]
+
+
+@cache
+def design_classes(n: int, size: int) -> tuple[tuple[tuple[int, ...], ...], ...] | None:
+    """Parallel classes of a known resolvable design on ``n`` points with blocks of ``size``, or None.
+
+    Known here: the affine geometries AG(d, q) for q in 3, 4, 5, 7 (9, 27, 16, 25, 49
+    points; lines of q points) and Kirkman's 15 (PG(3, 2)). Any two blocks of the
+    design share at most one point, so its classes are rounds without a repeat.
+    """
+    found: list[list[tuple[int, ...]]] | None = None
+    if n == 15 and size == 3:
+        found = _kirkman_fifteen()
+    else:
+        for dimension in (2, 3):
+            if size in (3, 4, 5, 7) and size**dimension == n:
+                found = _affine(size, dimension)
+    if found is None:
+        return None
+    return tuple(tuple(tuple(block) for block in group) for group in found)
+
+
+# --------------------------------------------------------------------------
+# The schedule search
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """Planned rounds (tables of player indices), best first round first.
+
+    ``repeat_free`` is how many leading rounds hold no repeated pair (against
+    the history and the rounds planned before them); ``work`` the lookups spent.
+    """
+
+    rounds: tuple[tuple[tuple[int, ...], ...], ...]
+    repeat_free: int
+    work: int
+
+
+def repeat_free_prefix(rounds: Sequence[Sequence[Sequence[int]]], met: Sequence[Sequence[int]]) -> int:
+    """Leading rounds without a pair that met before (``met[a]`` lists a's earlier partners)."""
+    seen = [set(row) for row in met]
+    count = 0
+    for tables in rounds:
+        for table in tables:
+            for a, b in itertools.combinations(table, 2):
+                if b in seen[a]:
+                    return count
+        for table in tables:
+            for a, b in itertools.combinations(table, 2):
+                seen[a].add(b)
+                seen[b].add(a)
+        count += 1
+    return count
+
+
+def _last_round_tables(n: int, last: Sequence[Sequence[int]], size: int) -> list[list[int]] | None:
+    """The last round's tables (components of its pairs) if they are ``n / size`` tables of ``size``."""
+    parent = list(range(n))
+
+    def root(a: int) -> int:
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        return a
+
+    for a in range(n):
+        for b in last[a]:
+            parent[root(a)] = root(b)
+    groups: dict[int, list[int]] = {}
+    for a in range(n):
+        groups.setdefault(root(a), []).append(a)
+    tables = sorted(groups.values())
+    if all(len(table) == size for table in tables):
+        return tables
+    return None
+
+
+def _embed_exactly(
+    classes: tuple[tuple[tuple[int, ...], ...], ...],
+    n: int,
+    category: list[list[int]],
+    horizon: int,
+    rng: random.Random,
+    limit: int,
+) -> tuple[list[list[list[int]]] | None, int]:
+    """Relabel the design so that every pair that met (or shares a club) lies in a class
+    not among ``horizon`` others, which then form a schedule without any repeat.
+
+    If the history was itself seated from this design (as the lookahead does),
+    its met graph is a union of classes, and this finds the relabelling that
+    continues it. Backtracking over players (most constrained first: the
+    neighbours of those placed), for each set ``used`` of classes from the
+    smallest that could hold the history: a player may take a point only if
+    each met player already placed sits at a point joined to it by a block of
+    a class in ``used``. Returns (``horizon`` remaining classes as tables of
+    players, work) or (None, work) when ``limit`` candidate checks found none.
+    """
+    count = len(classes)
+    size = len(classes[0][0])
+    pair_class = [[-1] * n for _ in range(n)]
+    for number, group in enumerate(classes):
+        for block in group:
+            for x, y in itertools.permutations(block, 2):
+                pair_class[x][y] = number
+    neighbours = [[b for b in range(n) if category[a][b]] for a in range(n)]
+    edges = sum(len(row) for row in neighbours) // 2
+    if not edges:
+        return None, 0  # nothing to avoid: the relabelling search starts at cost 0 anyway
+    per_class = len(classes[0]) * size * (size - 1) // 2
+    widest = max(len(row) for row in neighbours)
+    smallest = max(-(-widest // (size - 1)), -(-edges // per_class))
+    # Players in order: each next one the most connected to those already ordered.
+    order: list[int] = []
+    placed_before = [0] * n
+    remaining = set(range(n))
+    while remaining:
+        pick = max(sorted(remaining), key=lambda a: (placed_before[a], len(neighbours[a])))
+        order.append(pick)
+        remaining.discard(pick)
+        for b in neighbours[pick]:
+            placed_before[b] += 1
+    points = list(range(n))
+    rng.shuffle(points)
+    work = 0
+    point_of = [-1] * n
+    taken = [False] * n
+
+    def place(position: int, used: frozenset[int]) -> bool:
+        nonlocal work
+        if position == n:
+            return True
+        if work >= limit:
+            return False
+        player = order[position]
+        anchors = [point_of[b] for b in neighbours[player] if point_of[b] >= 0]
+        if anchors:
+            first = anchors[0]
+            candidates = [q for q in points if not taken[q] and pair_class[first][q] in used]
+        else:
+            candidates = [q for q in points if not taken[q]]
+        work += len(candidates) + 1
+        for q in candidates:
+            if all(pair_class[anchor][q] in used for anchor in anchors[1:]):
+                point_of[player], taken[q] = q, True
+                if place(position + 1, used):
+                    return True
+                point_of[player], taken[q] = -1, False
+        return False
+
+    for width in range(smallest, count - horizon + 1):
+        for used in itertools.combinations(range(count), width):
+            if place(0, frozenset(used)):
+                player_at = [0] * n
+                for player, point in enumerate(point_of):
+                    player_at[point] = player
+                free = [number for number in range(count) if number not in used][:horizon]
+                return [[[player_at[point] for point in block] for block in classes[number]] for number in free], work
+            if work >= limit:
+                return None, work
+    return None, work
+
+
+def _embed_design(
+    classes: tuple[tuple[tuple[int, ...], ...], ...],
+    n: int,
+    category: list[list[int]],
+    horizon: int,
+    start: list[int],
+    rng: random.Random,
+    limit: int,
+) -> tuple[list[list[list[int]]], int]:
+    """Relabel the design's points to players so that ``horizon`` of its classes avoid the history.
+
+    A class's cost is the number of its pairs (relabelled) that met before or
+    share a club (``category``). Tabu search over swaps of two labels, moving
+    only points in a costly block of the ``horizon`` cheapest classes; stops at
+    cost 0 or after ``limit`` lookups. Returns the chosen classes as tables of
+    players (cheapest first) and the work spent.
+    """
+    perm = list(start)  # point -> player
+    count = len(classes)
+    other: list[list[tuple[int, ...]]] = [[() for _ in range(count)] for _ in range(n)]
+    for number, group in enumerate(classes):
+        for block in group:
+            for point in block:
+                other[point][number] = tuple(q for q in block if q != point)
+
+    def weight(a: int, b: int) -> int:
+        kind = category[a][b]
+        return (CLUB_COST if kind & _CLUB else 0) + (1 if kind & _MET else 0)
+
+    cost = [
+        sum(weight(perm[a], perm[b]) for block in group for a, b in itertools.combinations(block, 2))
+        for group in classes
+    ]
+
+    def chosen() -> list[int]:
+        return sorted(range(count), key=lambda number: (cost[number], number))[:horizon]
+
+    selected = chosen()
+    score = sum(cost[number] for number in selected)
+    best_score, best_perm = score, list(perm)
+    tabu: dict[tuple[int, int], int] = {}
+    work = 0
+    iteration = 0
+    while best_score > 0 and work < limit:
+        iteration += 1
+        movable = sorted(
+            {
+                point
+                for number in selected
+                for point in range(n)
+                if any(weight(perm[point], perm[q]) for q in other[point][number])
+            }
+        )
+        best_delta: int | None = None
+        moves: list[tuple[int, int]] = []
+        for x in movable:
+            px, ox = perm[x], other[x]
+            for y in range(n):
+                if y == x:
+                    continue
+                py, oy = perm[y], other[y]
+                delta = 0
+                for number in selected:
+                    bx, by = ox[number], oy[number]
+                    if y in bx:
+                        continue  # same block: the swap changes nothing there
+                    for q in bx:
+                        delta += weight(py, perm[q]) - weight(px, perm[q])
+                    for q in by:
+                        delta += weight(px, perm[q]) - weight(py, perm[q])
+                work += len(selected) * 2
+                key = (min(x, y), max(x, y))
+                if tabu.get(key, 0) > iteration and score + delta >= best_score:
+                    continue
+                if best_delta is None or delta < best_delta:
+                    best_delta, moves = delta, [key]
+                elif delta == best_delta:
+                    moves.append(key)
+        if not moves:
+            break
+        x, y = moves[rng.randrange(len(moves))]
+        perm[x], perm[y] = perm[y], perm[x]
+        cost = [
+            sum(weight(perm[a], perm[b]) for block in group for a, b in itertools.combinations(block, 2))
+            for group in classes
+        ]
+        work += n * count
+        selected = chosen()
+        score = sum(cost[number] for number in selected)
+        tabu[(x, y)] = iteration + 4 + rng.randrange(6)
+        if score < best_score:
+            best_score, best_perm = score, list(perm)
+    perm = best_perm
+    cost = [
+        sum(weight(perm[a], perm[b]) for block in group for a, b in itertools.combinations(block, 2))
+        for group in classes
+    ]
+    return [[[perm[point] for point in block] for block in classes[number]] for number in chosen()], work
+
+
+class _Search:
+    """Tabu search over swaps within a round (see ``plan_schedule``)."""
+
+    def __init__(
+        self,
+        n: int,
+        sizes: Sequence[int],
+        horizon: int,
+        category: list[list[int]],
+        pins: Sequence[int],
+        short: int | None,
+        rounds: list[list[list[int]]],
+    ) -> None:
+        self.n, self.sizes, self.horizon = n, list(sizes), horizon
+        self.category = category
+        self.pins, self.short = pins, short
+        weights = [horizon - k for k in range(horizon)]  # earlier rounds weigh more
+        masks = 1 << horizon
+        # table[kind][mask]: cost of a pair of ``kind`` sitting together in the rounds of ``mask``;
+        # a fresh pair's first meeting is free, every further one (and any of a met pair) costs.
+        self.table = [[0] * masks for _ in range(4)]
+        for mask in range(masks):
+            bits = [k for k in range(horizon) if mask >> k & 1]
+            total = sum(weights[k] for k in bits)
+            for kind in range(4):
+                repeat = total if kind & _MET else total - (weights[bits[0]] if bits else 0)
+                self.table[kind][mask] = repeat + (CLUB_COST * total if kind & _CLUB else 0)
+        self.tables = [[list(table) for table in tables] for tables in rounds]
+        self.where = [[0] * n for _ in range(horizon)]
+        self.mask = [[0] * n for _ in range(n)]
+        for k, tables in enumerate(self.tables):
+            for number, table in enumerate(tables):
+                for a in table:
+                    self.where[k][a] = number
+                for a, b in itertools.combinations(table, 2):
+                    self.mask[a][b] |= 1 << k
+                    self.mask[b][a] |= 1 << k
+        self.cost = sum(self.table[category[a][b]][self.mask[a][b]] for a, b in itertools.combinations(range(n), 2))
+        self.work = 0
+
+    def allowed(self, k: int, a: int, table: int) -> bool:
+        """Round 0's short-table pins: -1 must not sit short, 1 must."""
+        if k or self.short is None or not self.pins[a]:
+            return True
+        return (self.sizes[table] == self.short) == (self.pins[a] > 0)
+
+    def conflicting(self) -> list[tuple[int, int]]:
+        found: list[tuple[int, int]] = []
+        category, mask = self.category, self.mask
+        for k, tables in enumerate(self.tables):
+            bit = 1 << k
+            for table in tables:
+                for a in table:
+                    row, kinds = mask[a], category[a]
+                    if any(b != a and (kinds[b] or row[b] & (bit - 1)) for b in table):
+                        found.append((k, a))
+                    elif any(b != a and row[b] != bit for b in table):
+                        found.append((k, a))  # meets b again in a later round
+                self.work += len(table) * len(table)
+        return found
+
+    def delta(self, k: int, a: int, b: int) -> int:
+        bit = 1 << k
+        tables, where = self.tables[k], self.where[k]
+        first, second = tables[where[a]], tables[where[b]]
+        mask, category, table = self.mask, self.category, self.table
+        row_a, row_b, kind_a, kind_b = mask[a], mask[b], category[a], category[b]
+        change = 0
+        for x in first:
+            if x != a:
+                m, kind = row_a[x], table[kind_a[x]]
+                change += kind[m ^ bit] - kind[m]
+                m, kind = row_b[x], table[kind_b[x]]
+                change += kind[m | bit] - kind[m]
+        for y in second:
+            if y != b:
+                m, kind = row_b[y], table[kind_b[y]]
+                change += kind[m ^ bit] - kind[m]
+                m, kind = row_a[y], table[kind_a[y]]
+                change += kind[m | bit] - kind[m]
+        self.work += 4 * (len(first) + len(second))
+        return change
+
+    def swap(self, k: int, a: int, b: int, change: int) -> None:
+        bit = 1 << k
+        tables, where = self.tables[k], self.where[k]
+        ta, tb = where[a], where[b]
+        first, second = tables[ta], tables[tb]
+        mask = self.mask
+        for x in first:
+            if x != a:
+                mask[a][x] ^= bit
+                mask[x][a] ^= bit
+                mask[b][x] |= bit
+                mask[x][b] |= bit
+        for y in second:
+            if y != b:
+                mask[b][y] ^= bit
+                mask[y][b] ^= bit
+                mask[a][y] |= bit
+                mask[y][a] |= bit
+        first[first.index(a)] = b
+        second[second.index(b)] = a
+        where[a], where[b] = tb, ta
+        self.cost += change
+
+    def snapshot(self) -> list[list[list[int]]]:
+        return [[list(table) for table in tables] for tables in self.tables]
+
+
+def _random_round(
+    n: int, sizes: Sequence[int], pins: Sequence[int], short: int | None, rng: random.Random
+) -> list[list[int]]:
+    """A seeded random round; with pins, the must-short players at the short tables first."""
+    order = list(range(n))
+    rng.shuffle(order)
+    if short is not None and any(pins):
+        order.sort(key=lambda a: -pins[a])  # stable: must-short, either, must-long
+        short_tables = [number for number, size in enumerate(sizes) if size == short]
+        long_tables = [number for number, size in enumerate(sizes) if size != short]
+        seats = [number for number in short_tables for _ in range(sizes[number])]
+        seats += [number for number in long_tables for _ in range(sizes[number])]
+        tables: list[list[int]] = [[] for _ in sizes]
+        for a, number in zip(order, seats, strict=True):
+            tables[number].append(a)
+        return tables
+    result: list[list[int]] = []
+    start = 0
+    for size in sizes:
+        result.append(order[start : start + size])
+        start += size
+    return result
+
+
+def plan_schedule(
+    n: int,
+    sizes: Sequence[int],
+    horizon: int,
+    met: Sequence[Sequence[int]],
+    last: Sequence[Sequence[int]],
+    rng: random.Random,
+    *,
+    clubs: Sequence[int] | None = None,
+    pins: Sequence[int] | None = None,
+    short: int | None = None,
+    work_limit: int = LOOKAHEAD_WORK,
+    initial: Callable[[int], list[list[list[int]]]] | None = None,
+) -> Schedule:
+    """Plan ``horizon`` rounds of players ``0..n-1`` at tables of ``sizes`` with few repeats.
+
+    ``met[a]`` lists the players a met before (the last round's partners
+    ``last[a]`` included); ``clubs[a]`` is a's club number (-1: none), where
+    same-club pairs must be kept apart (they weigh above every repeat). Round 0
+    (the one the caller seats) honours ``pins``: with a ``short`` table size,
+    ``pins[a]`` = 1 puts a at a short table, -1 at a long one, 0 either.
+
+    The objective sums, over the planned rounds, every pair sitting together
+    that met before (in the history or an earlier planned round), a round k
+    weighing ``horizon - k`` (the rounds seated sooner matter more), and every
+    same-club pair at ``CLUB_COST`` times that weight. Start: the cheapest
+    classes of a known design relabelled to avoid the history (uniform tables
+    only, ``design_classes``: first an exact embedding, ``_embed_exactly``, then
+    a tabu search, ``_embed_design``), else the caller's ``initial`` schedule
+    (given half the work; ``seating`` seats the rounds one by one there), else
+    seeded random rounds (round 0 honouring the pins); then tabu search: each step
+    picks a random (round, player) in conflict and makes the best swap with a
+    player at another table of that round that is not tabu (a swapped pair is
+    tabu for 4-13 steps unless the swap beats the best), restarting from the
+    best schedule with a few random swaps after a long stall. Stops at cost 0
+    or after ``work_limit`` lookups. Deterministic for the same inputs and
+    ``rng`` state.
+    """
+    if horizon < 1 or horizon > MAX_HORIZON:
+        raise ValueError(f"horizon {horizon} outside 1..{MAX_HORIZON}")
+    pins = list(pins) if pins is not None else [0] * n
+    club_of = list(clubs) if clubs is not None else [-1] * n
+    met_sets = [set(row) | set(last[a]) for a, row in enumerate(met)]
+    category = [
+        [
+            (_MET if b in met_sets[a] else 0)
+            | (_CLUB if a != b and club_of[a] >= 0 and club_of[a] == club_of[b] else 0)
+            for b in range(n)
+        ]
+        for a in range(n)
+    ]
+    work = 0
+    rounds: list[list[list[int]]] | None = None
+    uniform = len(set(sizes)) == 1
+    design = design_classes(n, sizes[0]) if uniform else None
+    if design is not None and len(design) >= horizon:
+        rounds, work = _embed_exactly(design, n, category, horizon, rng, work_limit // 2)
+    if design is not None and len(design) >= horizon and rounds is None:
+        start = list(range(n))
+        rng.shuffle(start)
+        tables = _last_round_tables(n, last, sizes[0]) if any(last) else None
+        if tables is not None:
+            # Put the last round onto the design's first class: every other class then avoids it.
+            for block, table in zip(design[0], tables, strict=True):
+                for point, player in zip(block, table, strict=True):
+                    start[point] = player
+        rounds, spent = _embed_design(design, n, category, horizon, start, rng, work_limit // 4)
+        work += spent
+    if rounds is None and initial is not None:
+        # The caller's round-by-round seating, given half the work (it counts its own).
+        rounds = initial(work_limit // 2)
+        work = work_limit // 2
+    if rounds is None:
+        rounds = [_random_round(n, sizes, pins if k == 0 else [0] * n, short, rng) for k in range(horizon)]
+
+    search = _Search(n, sizes, horizon, category, pins, short, rounds)
+    search.work = work
+    best_cost, best = search.cost, search.snapshot()
+    tabu: dict[tuple[int, int, int], int] = {}
+    iteration = stall = 0
+    while best_cost > 0 and search.work < work_limit:
+        iteration += 1
+        candidates = search.conflicting()
+        if not candidates:
+            break
+        k, a = candidates[rng.randrange(len(candidates))]
+        where = search.where[k]
+        mine = where[a]
+        best_change: int | None = None
+        moves: list[int] = []
+        for number, table in enumerate(search.tables[k]):
+            if number == mine or not search.allowed(k, a, number):
+                continue
+            for b in table:
+                if not search.allowed(k, b, mine):
+                    continue
+                change = search.delta(k, a, b)
+                if tabu.get((k, min(a, b), max(a, b)), 0) > iteration and search.cost + change >= best_cost:
+                    continue
+                if best_change is None or change < best_change:
+                    best_change, moves = change, [b]
+                elif change == best_change:
+                    moves.append(b)
+        if best_change is None:
+            continue
+        b = moves[rng.randrange(len(moves))]
+        search.swap(k, a, b, best_change)
+        tabu[(k, min(a, b), max(a, b))] = iteration + 4 + rng.randrange(10)
+        if search.cost < best_cost:
+            best_cost, best, stall = search.cost, search.snapshot(), 0
+            continue
+        stall += 1
+        if stall > 40 * n:
+            # A long stall: restart from the best schedule, shaken by a few random swaps.
+            stall = 0
+            spent = search.work
+            search = _Search(n, sizes, horizon, category, pins, short, best)
+            search.work = spent + n * n
+            for _ in range(3):
+                k = rng.randrange(horizon)
+                a, b = rng.sample(range(n), 2)
+                ta, tb = search.where[k][a], search.where[k][b]
+                if ta != tb and search.allowed(k, a, tb) and search.allowed(k, b, ta):
+                    search.swap(k, a, b, search.delta(k, a, b))
+    met_lists = [sorted(row) for row in met_sets]
+    return Schedule(
+        rounds=tuple(tuple(tuple(table) for table in tables) for tables in best),
+        repeat_free=repeat_free_prefix(best, met_lists),
+        work=search.work,
+    )
