@@ -17,6 +17,18 @@ its figure is the median of those runs. It must stay far below gunicorn's 30 s.
 
 ``BENCH_ONLY=import`` (any part of a case's name) times the baseline and the
 matching cases only, prints them and leaves ``bench/results.json`` alone.
+
+Throughput (``throughput`` in the results): requests per second of a public page
+divided by those of ``/healthz``, same server, same run, interleaved (slices of
+``BENCH_SLICE_SECONDS`` each, page and baseline in turn, ``BENCH_SLICES`` of each),
+``BENCH_THREADS`` client threads, every slice bounded by ``BENCH_SLICE_REQUESTS``.
+The server is the scaled-out setup: gunicorn with 2 workers sharing one Redis
+(``REDIS_URL``, a key prefix of the run's own). Cases, on a 50-player knockout in
+play: the projector's 304, the projector's miss (its rendering removed from Redis
+before every request, one client thread, so each request renders), the phone page
+by start number, and ``api.json`` (from the cache, and a miss as the projector's).
+Goals (issue 16): the 304 at >= 0.9, the projector's miss at >= 0.25.
+``BENCH_THROUGHPUT=0`` leaves them out; without Redis they are left out too.
 """
 
 from __future__ import annotations
@@ -26,11 +38,14 @@ import os
 import random
 import secrets
 import signal
+import socket
 import statistics
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -44,6 +59,13 @@ IMPORT_ROWS = int(os.environ.get("BENCH_IMPORT_ROWS", "10000"))
 IMPORT_RUNS = int(os.environ.get("BENCH_IMPORT_RUNS", "3"))
 ONLY = os.environ.get("BENCH_ONLY", "")
 IMPORT_CASE = f"CSV import of {IMPORT_ROWS} players (upload, 302)"
+THROUGHPUT = os.environ.get("BENCH_THROUGHPUT", "1") != "0"
+SLICE_SECONDS = float(os.environ.get("BENCH_SLICE_SECONDS", "3"))
+SLICES = int(os.environ.get("BENCH_SLICES", "3"))
+SLICE_REQUESTS = int(os.environ.get("BENCH_SLICE_REQUESTS", "20000"))
+THREADS = int(os.environ.get("BENCH_THREADS", "4"))
+REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
+CACHE_PREFIX = f"bench-{secrets.token_hex(4)}"
 
 
 def setup_database() -> dict[str, object]:
@@ -84,7 +106,14 @@ session["_auth_user_id"] = str(user.pk)
 session["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
 session["_auth_user_hash"] = user.get_session_auth_hash()
 session.create()
+# The throughput cases: a 50-player knockout in play (half its tables decided).
+small = simulation.create_field(fmt=enums.Format.KNOCKOUT, players=50, seed=3, actor=user)
+knockout.generate_next_round(tournament=small, actor=user, seed=3)
+small_tables = list(Round.objects.get(tournament=small).tables.order_by("number"))
+for table in small_tables[: len(small_tables) // 2]:
+    simulation.play_table(small, table, rng, user)
 ids = {"knockout": field.pk, "public_key": field.public_key, "points": points.pk, "table": tables[-1].pk}
+ids["small"], ids["small_key"] = small.pk, small.public_key
 ids["imports"] = imports
 print(json.dumps({**ids, "session": session.session_key}))
 """
@@ -174,6 +203,96 @@ def with_etag(path: str, headers: dict[str, str]) -> dict[str, str]:
         return {**headers, "If-None-Match": response.headers["ETag"]}
 
 
+def redis_answers() -> bool:
+    host, port = urlparse(REDIS_URL).hostname or "127.0.0.1", urlparse(REDIS_URL).port or 6379
+    try:
+        with socket.create_connection((host, port), timeout=0.5) as conn:
+            conn.sendall(b"PING\r\n")
+            return conn.recv(16).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+def rate(path: str, headers: dict[str, str], expect: int, threads: int, before: Callable[[], None] | None) -> float:
+    """Requests per second of ``path`` for one slice: ``threads`` clients, each request in turn,
+    bounded by SLICE_SECONDS and SLICE_REQUESTS; ``before()`` runs before each request."""
+    url = f"http://127.0.0.1:{PORT}{path}"
+    done = [0]
+    lock = threading.Lock()
+    stop = time.monotonic() + SLICE_SECONDS
+    errors: list[str] = []
+
+    def client() -> None:
+        while time.monotonic() < stop:
+            with lock:
+                if done[0] >= SLICE_REQUESTS:
+                    return
+            if before is not None:
+                before()
+            try:
+                with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=10) as response:
+                    response.read()
+                    status = response.status
+            except urllib.error.HTTPError as error:
+                status = error.code
+            if status != expect:
+                errors.append(f"{path}: HTTP {status}, expected {expect}")
+                return
+            with lock:
+                done[0] += 1
+
+    started = time.monotonic()
+    workers = [threading.Thread(target=client) for _ in range(threads)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    if errors:
+        raise RuntimeError(errors[0])
+    return done[0] / (time.monotonic() - started)
+
+
+def throughput(
+    path: str, headers: dict[str, str], expect: int, threads: int, before: Callable[[], None] | None = None
+) -> dict[str, float]:
+    """The page's requests per second against /healthz's, slices interleaved (median of each)."""
+    page: list[float] = []
+    base: list[float] = []
+    for _ in range(SLICES):
+        base.append(rate("/healthz", {}, 200, threads, None))
+        page.append(rate(path, headers, expect, threads, before))
+    page_rps, base_rps = statistics.median(page), statistics.median(base)
+    return {"ratio": round(page_rps / base_rps, 3), "page_rps": round(page_rps, 1), "healthz_rps": round(base_rps, 1)}
+
+
+def throughput_cases(ids: dict[str, object]) -> dict[str, dict[str, float]]:
+    """The public pages' throughput ratios (see the module docstring)."""
+    import redis
+
+    client = redis.Redis.from_url(REDIS_URL)
+    key, small = ids["small_key"], ids["small"]
+    screen = f"/p/{key}/screen/"
+    etag = urllib.request.urlopen(f"http://127.0.0.1:{PORT}{screen}").headers["ETag"]
+
+    def forget(name: str) -> Callable[[], None]:
+        # Django's key: prefix, cache version, then tournament.renderings' own key.
+        return lambda: client.delete(f"{CACHE_PREFIX}:1:rn2:{small}:{name}")
+
+    cases = {
+        "projector poll, unchanged (304), 50 players": (screen, {"If-None-Match": etag}, 304, THREADS, None),
+        "projector poll, miss (full render), 50 players": (screen, {}, 200, 1, forget("screen:en")),
+        "phone page by start number, 50 players": (f"/p/{key}/find/?q=7", {}, 200, THREADS, None),
+        "api.json, 50 players": (f"/p/{key}/api.json", {}, 200, THREADS, None),
+        "api.json, miss, 50 players": (f"/p/{key}/api.json", {}, 200, 1, forget("api:en")),
+    }
+    results = {}
+    for name, (path, headers, expect, threads, before) in cases.items():
+        if ONLY and ONLY not in name:
+            continue
+        results[name] = {**throughput(path, headers, expect, threads, before), "threads": threads}
+    return results
+
+
 def main() -> None:
     ids = setup_database()
     env = {
@@ -183,6 +302,9 @@ def main() -> None:
         "DJANGO_DEBUG": "0",
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
     }
+    shared = THROUGHPUT and redis_answers()
+    if shared:  # the scaled-out setup: the workers share one Redis (README, "Production")
+        env.update(REDIS_URL=REDIS_URL, DJANGO_CACHE_PREFIX=CACHE_PREFIX)
     server = subprocess.Popen(
         [
             sys.executable,
@@ -236,6 +358,7 @@ def main() -> None:
         rng = random.Random(0)
         rng.shuffle(pages[1:])  # order effects do not favour one page
         results = {name: time_page(path, headers, expect) for name, path, headers, expect in pages}
+        rates = throughput_cases(ids) if shared else {}
         if ONLY in IMPORT_CASE:  # after the pages: the import fills the database
             results[IMPORT_CASE] = time_import(ids["imports"], cookie["Cookie"])
     finally:
@@ -250,6 +373,7 @@ def main() -> None:
             name: {"ratio": round(r["median_ms"] / baseline, 2), "median_ms": round(r["median_ms"], 2), "n": r["n"]}
             for name, r in results.items()
         },
+        "throughput": rates,
     }
     if not ONLY:
         (ROOT / "bench" / "results.json").write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
@@ -257,6 +381,14 @@ def main() -> None:
     print(f"{'page'.ljust(width)}  ratio  median ms")
     for name, row in report["pages"].items():
         print(f"{name.ljust(width)}  {row['ratio']:5.2f}  {row['median_ms']:8.2f}")
+    if rates:
+        width = max(len(name) for name in rates)
+        print(f"\n{'throughput (page req/s / healthz req/s)'.ljust(width)}  ratio  page/s  healthz/s  threads")
+        for name, row in rates.items():
+            print(
+                f"{name.ljust(width)}  {row['ratio']:5.3f}  {row['page_rps']:6.1f}  {row['healthz_rps']:9.1f}  "
+                f"{row['threads']:7d}"
+            )
 
 
 if __name__ == "__main__":

@@ -13,6 +13,8 @@ Variables (see README):
     DJANGO_LOGIN_FAILURE_LIMIT    failed logins that lock a user name at one address; default 5
     DJANGO_LOGIN_LOCKOUT_MINUTES  how long that lock lasts; default 15
     DJANGO_PROXY_COUNT    proxies in front that append to X-Forwarded-For; default 0 (REMOTE_ADDR is the client)
+    REDIS_URL (or CACHE_URL)  a Redis shared by every process (redis://host:6379/0); default: a cache per process
+    DJANGO_CACHE_PREFIX   the keys' prefix in that Redis; default "spielleitung"
 
 The defaults serve plain HTTP on a LAN (`make run`): no redirect, no HSTS, no
 Secure cookies. README "Production" lists what a public deployment sets; there
@@ -134,6 +136,9 @@ DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL", DEFAULT_DATABASE_URL),
         conn_max_age=int(os.environ.get("DJANGO_CONN_MAX_AGE", "60")),
+        # Kept on: a reused connection is checked (one round trip) before the request's first
+        # query, so a restarted PostgreSQL costs no failed page. A poll answered 304 from the cache
+        # makes no query and so never pays that check (Django checks lazily, on first use).
         conn_health_checks=True,
     )
 }
@@ -280,12 +285,31 @@ LOGGING = {
 # sets it), where a snapshot is kept after each closed round. Empty: next to the SQLite database, no round snapshots.
 SPIELLEITUNG_BACKUP_DIR = os.environ.get("SPIELLEITUNG_BACKUP_DIR", "")
 
-# Rendered public fragments are cached per tournament version (a write bumps
-# the version, so a stale fragment is never served). Per process by default.
-CACHES = {
-    "default": {
-        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-        "LOCATION": "spielleitung",
-        "OPTIONS": {"MAX_ENTRIES": 2000},
+# The cache holds the tournaments' versions (a poll that changes nothing reads no database:
+# tournament.versions) and the public pages' renderings (tournament.renderings). With more than
+# one process (gunicorn workers, several app servers) it must be shared: REDIS_URL (or CACHE_URL)
+# switches to Django's Redis backend, e.g. redis://127.0.0.1:6379/0. Without it each process keeps
+# its own (LocMem, `make run`): a version is then trusted for one second only, since another
+# worker's write is not seen there (tournament.versions.seconds).
+CACHE_URL = os.environ.get("REDIS_URL", "").strip() or os.environ.get("CACHE_URL", "").strip()
+SHARED_CACHE = bool(CACHE_URL)
+if SHARED_CACHE:
+    if not CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
+        raise ImproperlyConfigured("REDIS_URL (or CACHE_URL) must be a redis://, rediss:// or unix:// address.")
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CACHE_URL,
+            # Several sites (or test runs) may share one Redis: each keeps to its own keys.
+            "KEY_PREFIX": os.environ.get("DJANGO_CACHE_PREFIX", "spielleitung"),
+            "TIMEOUT": 60 * 60,
+        }
     }
-}
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "spielleitung",
+            "OPTIONS": {"MAX_ENTRIES": 2000},
+        }
+    }

@@ -3,8 +3,9 @@
 A polled page renders a region (``target``: an element id, e.g. ``table-panel``)
 that the browser asks for again every few seconds (``static/js/poll.js``) with
 ``If-None-Match``. The ETag is built from the tournament's version, which every
-write bumps, so while nothing changed the answer is ``304 Not Modified`` from a
-single query, before the session, the user or the roles are loaded.
+write bumps, so while nothing changed the answer is ``304 Not Modified`` from the
+shared cache without a database query (``tournament.versions``: one query when the
+cache misses), before the session, the user or the roles are loaded.
 
 Why a 304 may skip the role check: it carries no content, and its ETag contains
 a keyed hash of the caller's session cookie, so only the session that received
@@ -33,7 +34,7 @@ from django.utils.cache import patch_cache_control
 from django.utils.crypto import salted_hmac
 from django.utils.http import parse_etags
 
-from tournament.models import Tournament
+from tournament import versions
 
 # Seconds between two polls of a staff page (the projector polls every 2 s);
 # the setting STAFF_POLL_SECONDS overrides it (the browser tests poll faster).
@@ -42,8 +43,8 @@ View = Callable[..., HttpResponse]
 
 
 def current_version(tournament_id: int) -> int | None:
-    """The tournament's version: one query, the basis of every ETag."""
-    return Tournament.objects.filter(pk=tournament_id).values_list("version", flat=True).first()
+    """The tournament's version, the basis of every ETag: from the cache (no query), else one query."""
+    return versions.version(tournament_id)
 
 
 def session_hash(request: HttpRequest) -> str | None:
@@ -95,8 +96,9 @@ def attach(
 ) -> str | None:
     """Work out the region's current ETag and give the template ``request.poll``
     (``target``, ``etag``, ``seconds``). Views that answer a write with the
-    region call it too, so the tablet's next poll is a 304. One query:
-    ``version_of(tournament_id)`` (a public page passes the public key and its lookup)."""
+    region call it too, so the tablet's next poll is a 304. No query while the cache
+    holds the version, else one: ``version_of(tournament_id)`` (a public page passes the
+    public key and its lookup)."""
     version = version_of(tournament_id)
     etag = None
     if version is not None:
@@ -118,12 +120,12 @@ def polled(
     """Make a tournament view answer conditional polls of its region ``target``.
 
     Put it outside the role check (``tournament_role``) so an unchanged page
-    costs one query. The view receives ``request.poll`` (see ``attach``) for
+    costs no query (the version comes from the cache). The view receives ``request.poll`` (see ``attach``) for
     the template's ``data-poll`` attributes. ``private=False`` is for public
     pages (no session in the ETag); ``extra(request, **kwargs)`` names what the
     page shows beyond the tournament (default: the URL's other arguments).
     ``by`` names the URL argument that identifies the tournament and ``version``
-    reads its version by it in one query (the public pages: ``public_key`` and
+    reads its version by it (the public pages: ``public_key`` and
     ``selectors.public.current_version``); the view receives it first.
     """
 

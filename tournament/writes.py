@@ -22,8 +22,9 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import F
+from django.db import connection, transaction
 
+from tournament import versions
 from tournament.errors import ServiceError
 from tournament.middleware import current_origin
 from tournament.models import AuditEntry, Player, Table, Tournament
@@ -93,8 +94,29 @@ def _write(
 
 
 def bump(tournament: Tournament) -> None:
-    """Raise the tournament's version: every cached page and ETag of it is stale now."""
-    Tournament.objects.filter(pk=tournament.pk).update(version=F("version") + 1)
+    """Raise the tournament's version: every cached page and ETag of it is stale now.
+
+    One query, as an ``UPDATE … RETURNING`` (PostgreSQL, SQLite 3.35+): it reads back the
+    new version under the row lock. The cached state of the polls (``tournament.versions``)
+    is dropped at once and the new one is published when the transaction commits, so a
+    poll answered from the cache never sees a version that was rolled back. ``tournament``
+    is given the new version (a later ``save()`` of it cannot put back the old one).
+    """
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(name) for name in ("version", "public_key", "display_language", "listed"))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {quote(Tournament._meta.db_table)} SET {quote('version')} = {quote('version')} + 1 "
+            f"WHERE {quote('id')} = %s RETURNING {columns}",
+            [tournament.pk],
+        )
+        row = cursor.fetchone()
+    versions.forget(tournament.pk)
+    if row is None:  # no such row (deleted): nothing to publish
+        return
+    tournament.version = row[0]
+    state = versions.State(tournament.pk, row[0], row[1], row[2], bool(row[3]))
+    transaction.on_commit(lambda: versions.publish(state))
 
 
 def lock_tournament(tournament_id: int) -> Tournament:

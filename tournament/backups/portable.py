@@ -48,6 +48,7 @@ from django.apps import apps
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core import serializers
+from django.core.cache import cache
 from django.core.exceptions import ObjectDoesNotExist, ValidationError
 from django.core.management import call_command
 from django.core.management.color import no_style
@@ -429,10 +430,15 @@ def restore_portable(payload: dict[str, Any], *, force: bool = False, using: str
                     "run again with --force to do that. Nothing was changed."
                 )
             migrate_if_needed(using)
-            return _restore_database(payload, force=force, using=using)
-        return _restore_tournament(payload, force=force, using=using)
+            restored = _restore_database(payload, force=force, using=using)
+        else:
+            restored = _restore_tournament(payload, force=force, using=using)
     except (DeserializationError, DatabaseError, ValidationError, ObjectDoesNotExist, LookupError, KeyError) as error:
         raise BackupError(f"The file could not be loaded ({error}); nothing was changed.") from error
+    # Cached versions and renderings (tournament.versions, tournament.renderings) describe the rows
+    # before the restore; forget them so no page or 304 shows what was replaced.
+    transaction.on_commit(cache.clear, using=using)
+    return restored
 
 
 def _restore_database(payload: dict[str, Any], *, force: bool, using: str) -> Restored:

@@ -12,11 +12,12 @@ refusals.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
-from django.db.models import Max
+from django.db import IntegrityError, models, transaction
+from django.db.models import Max, Prefetch
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -24,7 +25,7 @@ from games.models import Game, GameScore, GameStatus
 from games.rules import uno
 from tournament import enums
 from tournament.errors import ServiceError
-from tournament.models import Table, Tournament
+from tournament.models import Seat, Table, Tournament
 from tournament.play.core import check_writable, lock_table
 from tournament.writes import User, acting_user, audit, bump, lock_tournament, refusals_audited
 
@@ -61,6 +62,82 @@ def start_result_entry(
     if table.status == enums.TableStatus.DECIDED:
         raise ServiceError(_("Table %(number)d is already decided.") % {"number": table.number})
     return table, None
+
+
+def replayed_game(idempotency_key: str, table_id: int) -> Game | None:
+    """The game already recorded with ``idempotency_key`` (marked ``replayed``), or None.
+
+    Refused when the key was recorded at another table (a tablet never sends that)."""
+    existing = Game.objects.filter(idempotency_key=idempotency_key).select_related("winner", "loser").first()
+    if existing is None:
+        return None
+    if existing.table_id != table_id:
+        raise ServiceError(_("The form is incomplete; reload the page."))
+    existing.replayed = True
+    return existing
+
+
+def _refuse_malformed_key(idempotency_key: str) -> None:
+    if not idempotency_key or len(idempotency_key) > 64:
+        raise ServiceError(_("The form is incomplete; reload the page."))
+
+
+def _cache(instance: models.Model, name: str, rows: Iterable[models.Model]) -> None:
+    """Hand ``rows`` to ``instance`` as its prefetched ``name`` (as ``prefetch_related`` would)."""
+    queryset = getattr(instance, name).get_queryset()
+    queryset._result_cache = list(rows)
+    queryset._prefetch_done = True
+    if not hasattr(instance, "_prefetched_objects_cache"):
+        instance._prefetched_objects_cache = {}  # type: ignore[attr-defined]
+    instance._prefetched_objects_cache[name] = queryset  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True)
+class Seen:
+    """A table as read before the tournament lock: its version at that moment, its seats in
+    seat order (players loaded) and every game, undone ones too (scores loaded).
+
+    Every change to a table's seats or games moves its version on in the same transaction
+    (``tables.save_outcome``, the first dealer, a close, a correction), and the version is
+    read first: while the locked table still has ``version``, what was read is what is there.
+    """
+
+    version: int
+    seats: list[Seat]
+    games: list[Game]
+
+    @property
+    def played(self) -> int:
+        return sum(1 for game in self.games if game.status == GameStatus.VALID)
+
+    @property
+    def next_number(self) -> int:
+        """Numbers are never reused: an undone game keeps its number."""
+        return max((game.number for game in self.games), default=0) + 1
+
+    def hand_over(self, table: Table, game: Game, scores: list[GameScore]) -> None:
+        """Give the locked ``table`` what was read, with ``game`` just written, so that the
+        format's refresh (``tables.tally``) reads nothing again."""
+        _cache(game, "scores", scores)
+        _cache(table, "seats", self.seats)
+        _cache(table, "games", [*self.games, game])
+
+
+def read_table(tournament: Tournament, table_id: int) -> Seen:
+    """Read a table of ``tournament`` for a result entry without locking anything (four queries);
+    refused for a table of another tournament."""
+    table = (
+        Table.objects.filter(pk=table_id, round__tournament=tournament)
+        .only("pk", "version")
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position")),
+            Prefetch("games", queryset=Game.objects.prefetch_related("scores").order_by("number", "pk")),
+        )
+        .first()
+    )
+    if table is None:
+        raise ServiceError(_("This table does not exist in this tournament."))
+    return Seen(version=table.version, seats=list(table.seats.all()), games=list(table.games.all()))
 
 
 def next_game_number(table: Table) -> int:
@@ -172,13 +249,27 @@ def winner_recorder(*, score: Score, refresh: Refresh) -> Callable[..., Game]:
         table, a winner who does not sit at the table, card points for a player
         not at the table or below zero, a missing first dealer.
         """
+        # Before the tournament lock (the hall's taps queue there): a retry answered from what is
+        # recorded, and the table read, so that under the lock only the writes remain.
+        _refuse_malformed_key(idempotency_key)
+        replay = replayed_game(idempotency_key, table_id)
+        if replay is not None:
+            return replay
+        seen = read_table(tournament, table_id)
         with transaction.atomic():
             locked = lock_tournament(tournament.pk)
-            table, existing = start_result_entry(locked, table_id, version, idempotency_key)
-            if existing is not None:
-                return existing
-            seats = list(table.seats.all())
-            seated = {seat.player_id for seat in seats}
+            table = lock_table(locked, table_id)
+            if table.version != version:
+                # The first send of this retry may have been recorded while it waited for the lock.
+                replay = replayed_game(idempotency_key, table_id)
+                if replay is not None:
+                    return replay
+            check_writable(table, version)
+            if table.status == enums.TableStatus.DECIDED:
+                raise ServiceError(_("Table %(number)d is already decided.") % {"number": table.number})
+            if seen.version != table.version:
+                seen = read_table(locked, table_id)  # changed since the first read: read it again, locked
+            seated = {seat.player_id for seat in seen.seats}
             if winner_id not in seated:
                 raise ServiceError(_("The winner does not sit at table %(number)d.") % {"number": table.number})
             if table.first_dealer_position is None:
@@ -188,20 +279,29 @@ def winner_recorder(*, score: Score, refresh: Refresh) -> Callable[..., Game]:
                 return priced_hands(locked, seated, winner_id, card_points, hands)
 
             scores = score(locked, table, winner_id, priced)
-            played = table.games.filter(status=GameStatus.VALID).count()
-            game = Game.objects.create(
-                table=table,
-                number=max(next_game_number(table), played + 1),
-                winner_id=winner_id,
-                dealer_position=(table.first_dealer_position + played) % len(seats),
-                idempotency_key=idempotency_key,
-                entered_by=acting_user(actor),
-            )
-            GameScore.objects.bulk_create(
+            played = seen.played
+            try:
+                game = Game.objects.create(
+                    table=table,
+                    number=max(seen.next_number, played + 1),
+                    winner_id=winner_id,
+                    dealer_position=(table.first_dealer_position + played) % len(seen.seats),
+                    idempotency_key=idempotency_key,
+                    entered_by=acting_user(actor),
+                    # The version the refresh below gives the table (checked after it).
+                    table_version=table.version + 1,
+                )
+            except IntegrityError:
+                # The key was recorded at another table (no tablet sends that): the transaction is
+                # rolled back as the refusal leaves it.
+                raise ServiceError(_("The form is incomplete; reload the page.")) from None
+            written = GameScore.objects.bulk_create(
                 GameScore(game=game, player_id=pid, points=points, hand=hand) for pid, (points, hand) in scores.items()
             )
+            seen.hand_over(table, game, written)
             refresh(locked, table, actor)
-            stamp_table_version(game, table)
+            if game.table_version != table.version:
+                stamp_table_version(game, table)
             audit(locked, actor, "game_recorded", table=table.pk, game=game.number, winner=winner_id)
         return game
 

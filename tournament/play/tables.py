@@ -25,9 +25,18 @@ class Tally:
 
 
 def tally(table: Table) -> Tally:
-    """Games won and card points per player over the table's valid games (three queries)."""
-    seats = list(table.seats.select_related("player").order_by("position"))
-    games = list(table.games.filter(status=GameStatus.VALID).order_by("number").prefetch_related("scores"))
+    """Games won and card points per player over the table's valid games (three queries).
+
+    No query when ``table`` carries its seats (players loaded) and every game (scores loaded)
+    already, as a result entry hands them over (``play.results.Seen.hand_over``): read before
+    the tournament lock and checked against the table's version under it."""
+    known = getattr(table, "_prefetched_objects_cache", {})
+    if "seats" in known and "games" in known:
+        seats = sorted(table.seats.all(), key=lambda seat: seat.position)
+        games = sorted((g for g in table.games.all() if g.status == GameStatus.VALID), key=lambda g: g.number)
+    else:
+        seats = list(table.seats.select_related("player").order_by("position"))
+        games = list(table.games.filter(status=GameStatus.VALID).order_by("number").prefetch_related("scores"))
     wins = {seat.player_id: 0 for seat in seats}
     points = {seat.player_id: 0 for seat in seats}
     for game in games:

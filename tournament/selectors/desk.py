@@ -121,18 +121,33 @@ def desk_player(tournament: Tournament, player_id: int) -> Player | None:
     return _with_desk_details(Player.objects.filter(tournament=tournament, pk=player_id)).first()
 
 
-def players_for_print(tournament: Tournament, *, checked_in_only: bool = False) -> list[Player]:
+def _for_print(tournament: Tournament, *, checked_in_only: bool) -> QuerySet[Player]:
     qs = Player.objects.filter(tournament=tournament).exclude(
         status__in=[enums.PlayerStatus.WITHDRAWN, enums.PlayerStatus.NO_SHOW]
     )
     if checked_in_only:
         qs = qs.filter(status=enums.PlayerStatus.CHECKED_IN)
-    return list(_with_desk_details(qs).order_by(*(("start_number", "name") if checked_in_only else ("folded", "name"))))
+    return qs
 
 
-def all_players(tournament: Tournament) -> list[Player]:
-    """Every player, waiting list in its order at the end, for the printable list."""
-    return list(_with_desk_details(Player.objects.filter(tournament=tournament)).order_by("folded", "name", "pk"))
+def count_for_print(tournament: Tournament, *, checked_in_only: bool = False) -> int:
+    """How many players ``players_for_print`` has in all (one query)."""
+    return _for_print(tournament, checked_in_only=checked_in_only).count()
+
+
+def players_for_print(
+    tournament: Tournament, *, checked_in_only: bool = False, offset: int = 0, limit: int | None = None
+) -> list[Player]:
+    """The players to print (``limit`` of them from ``offset``: a part of the printout)."""
+    qs = _for_print(tournament, checked_in_only=checked_in_only)
+    ordered = qs.order_by(*(("start_number", "name", "pk") if checked_in_only else ("folded", "name", "pk")))
+    return list(_with_desk_details(ordered[offset : None if limit is None else offset + limit]))
+
+
+def all_players(tournament: Tournament, *, offset: int = 0, limit: int | None = None) -> list[Player]:
+    """Every player in dictionary order, for the printable list (``limit`` of them from ``offset``)."""
+    ordered = Player.objects.filter(tournament=tournament).order_by("folded", "name", "pk")
+    return list(_with_desk_details(ordered[offset : None if limit is None else offset + limit]))
 
 
 def latest_draw(tournament: Tournament) -> StartNumberDraw | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Prefetch
+from django.db.models import Count, Max, Prefetch, prefetch_related_objects
 
 from games.models import Game, GameScore
 from tournament import enums
@@ -31,9 +31,57 @@ def rounds_overview(tournament: Tournament) -> list[Round]:
     return list(Round.objects.filter(tournament=tournament).order_by("number").prefetch_related(_tables_with_players()))
 
 
-def round_tables(tournament: Tournament, round_number: int | None = None) -> Round | None:
-    """One round (the current one by default) with its tables, seats and players."""
-    qs = Round.objects.filter(tournament=tournament).prefetch_related(_tables_with_players())
+def _no_tables(rnd: Round) -> None:
+    """Mark ``rnd`` collapsed: its tables read as none (a page never queries them one round at a time)."""
+    rnd.collapsed = True  # type: ignore[attr-defined]
+    queryset = rnd.tables.none()
+    queryset._result_cache = []
+    queryset._prefetch_done = True
+    if not hasattr(rnd, "_prefetched_objects_cache"):
+        rnd._prefetched_objects_cache = {}  # type: ignore[attr-defined]
+    rnd._prefetched_objects_cache["tables"] = queryset  # type: ignore[attr-defined]
+
+
+def rounds_page(tournament: Tournament, opened: int | None = None) -> list[Round]:
+    """Every round, each with ``table_count``; only the rounds a page shows in full carry their
+    tables, seats and players: the running rounds (main and consolation rounds run at once), or
+    the last round when none runs, and the round ``opened`` (a number; one that does not exist
+    opens nothing). The others are ``collapsed`` and have no tables. Four queries (one without rounds).
+
+    The cost follows what is shown: an earlier round's thousands of seats are read only when the
+    organiser opens it."""
+    rounds = list(Round.objects.filter(tournament=tournament).annotate(table_count=Count("tables")).order_by("number"))
+    shown = {rnd.number for rnd in rounds if rnd.status == enums.RoundStatus.RUNNING}
+    if rounds and not shown:
+        shown.add(rounds[-1].number)
+    always = set(shown)
+    if opened is not None:
+        shown.add(opened)
+    full = [rnd for rnd in rounds if rnd.number in shown]
+    prefetch_related_objects(full, _tables_with_players())
+    for rnd in rounds:
+        rnd.opened = rnd.number == opened and opened not in always  # type: ignore[attr-defined]
+        if rnd.number in shown:
+            rnd.collapsed = False  # type: ignore[attr-defined]
+        else:
+            _no_tables(rnd)
+    return rounds
+
+
+def round_tables(
+    tournament: Tournament, round_number: int | None = None, first: int = 1, count: int | None = None
+) -> Round | None:
+    """One round (the current one by default) with ``last_number`` (its highest table number) and
+    its tables numbered from ``first`` (``count`` of them; all with None), seats and players."""
+    tables = Table.objects.filter(number__gte=first).order_by("number")
+    if count is not None:
+        tables = tables.filter(number__lt=first + count)
+    seats = Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
+    qs = (
+        Round.objects.filter(tournament=tournament)
+        .annotate(last_number=Max("tables__number"))
+        .prefetch_related(Prefetch("tables", queryset=tables.prefetch_related(seats)))
+    )
     if round_number is not None:
         return qs.filter(number=round_number).first()
     return qs.order_by("-number").first()
@@ -79,15 +127,38 @@ def table_view(tournament: Tournament, table_id: int) -> TableView:
     return TableView(table=table, seats=seats, games=games, dealer_position=dealer, next_game=valid + 1)
 
 
-def live_rounds(tournament: Tournament) -> list[Round]:
+# Tables a page of the referees' list shows, per round: a range of table numbers.
+TABLES_PER_PAGE = 60
+
+
+def table_range(number: int | None) -> int:
+    """The first table number of the page that holds table ``number`` (1 for None)."""
+    if number is None or number < 1:
+        return 1
+    return (number - 1) // TABLES_PER_PAGE * TABLES_PER_PAGE + 1
+
+
+def live_rounds(tournament: Tournament, first: int = 1, count: int | None = None) -> list[Round]:
     """The rounds whose tables the referees' list shows: every running round (main and
-    consolation rounds run at once), or the last round when none runs (three queries)."""
+    consolation rounds run at once), or the last round when none runs; each with
+    ``table_count`` and ``last_number`` and, with seats and players, only its tables numbered
+    from ``first`` (``count`` of them; all with None). Four queries at most."""
     rounds = list(
         Round.objects.filter(tournament=tournament, status=enums.RoundStatus.RUNNING)
+        .annotate(table_count=Count("tables"), last_number=Max("tables__number"))
         .order_by("number")
-        .prefetch_related(_tables_with_players())
     )
-    if rounds:
-        return rounds
-    last = round_tables(tournament)
-    return [last] if last is not None else []
+    if not rounds:
+        last = (
+            Round.objects.filter(tournament=tournament)
+            .annotate(table_count=Count("tables"), last_number=Max("tables__number"))
+            .order_by("-number")
+            .first()
+        )
+        rounds = [last] if last is not None else []
+    tables = Table.objects.filter(number__gte=first).order_by("number")
+    if count is not None:
+        tables = tables.filter(number__lt=first + count)
+    seats = Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
+    prefetch_related_objects(rounds, Prefetch("tables", queryset=tables.prefetch_related(seats)))
+    return rounds

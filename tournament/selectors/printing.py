@@ -78,10 +78,47 @@ def pack(tournament: Tournament) -> Pack:
 # --------------------------------------------------------------------------
 
 
-def round_with_tables(tournament: Tournament, round_number: int) -> Round | None:
-    """The round ``round_number`` of the tournament with its tables, seats and players (three
-    queries), or None when the tournament has no such round."""
-    return play_reads.round_tables(tournament, round_number)
+def round_with_tables(
+    tournament: Tournament, round_number: int, first: int = 1, count: int | None = None
+) -> Round | None:
+    """The round ``round_number`` of the tournament with its tables numbered from ``first``
+    (``count`` of them, all with None), seats and players (three queries), or None when the
+    tournament has no such round."""
+    return play_reads.round_tables(tournament, round_number, first, count)
+
+
+# A printout is sent in parts of bounded size: a 5,000-player field prints part by part, and
+# no answer builds megabytes at once (each QR code costs milliseconds).
+TABLES_PER_PART = 30  # table cards and result slips: five sheets of cards
+PLAYERS_PER_PART = 400  # start-number cards and the player list
+
+
+@dataclass(frozen=True)
+class Part:
+    """One part of a printout: its number (from 1), how many parts there are, and the range
+    of items it holds (table numbers, or positions in the list, from 1)."""
+
+    number: int
+    parts: int
+    first: int
+    size: int
+
+    @property
+    def numbers(self) -> range:
+        return range(1, self.parts + 1)
+
+    @property
+    def offset(self) -> int:
+        return self.first - 1
+
+
+def part(asked: str, total: int, size: int) -> Part:
+    """The part ``asked`` (the ``?part=`` text) of ``total`` items cut into parts of ``size``;
+    anything that is not a part number gives the nearest part (the first for text)."""
+    parts = max((total + size - 1) // size, 1)
+    number = int(asked) if asked.isdecimal() and len(asked) <= 6 else 1
+    number = min(max(number, 1), parts)
+    return Part(number=number, parts=parts, first=(number - 1) * size + 1, size=size)
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,8 @@ who withdrew before playing appear nowhere. Per list:
 - waiting pool (life bands): players who went out at a table, so they played;
 - the phone page's search (``find_players``): players who take part.
 
-Every function issues a fixed number of queries, whatever the field size.
+Every function issues a fixed number of queries, whatever the field size. The phone
+page (``find_players``, ``lookup``) reads only the players asked for.
 """
 
 from __future__ import annotations
@@ -22,9 +23,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.core.cache import cache
 from django.db.models import Exists, OuterRef, Prefetch, Q
 
-from tournament import enums, folding
+from tournament import enums, folding, versions
 from tournament.formats import registry
 from tournament.formats.record import Format, Standing
 from tournament.models import Player, Round, Seat, Table, Tournament
@@ -131,17 +133,19 @@ class Snapshot:
 
 
 def current_version(public_key: str) -> int | None:
-    """The version of the tournament with this public key (None: no such tournament): one
-    query, the basis of every public page's ETag."""
-    return Tournament.objects.filter(public_key=public_key).values_list("version", flat=True).first()
+    """The version of the tournament with this public key (None: no such tournament), the
+    basis of every public page's ETag: from the shared cache, else one query
+    (``tournament.versions``)."""
+    return versions.version_by_key(public_key)
 
 
 def screen_state(public_key: str) -> tuple[int, str] | None:
     """The version and the projector's language setting (``Tournament.display_language``) of
-    the tournament with this public key (None: no such tournament): one query, the basis of
-    the projector's ETag, which names the language the screen is shown in."""
-    row = Tournament.objects.filter(public_key=public_key).values_list("version", "display_language").first()
-    return (row[0], row[1]) if row is not None else None
+    the tournament with this public key (None: no such tournament), the basis of the
+    projector's ETag, which names the language the screen is shown in: from the shared
+    cache, else one query."""
+    state = versions.state_by_key(public_key)
+    return (state.version, state.display_language) if state is not None else None
 
 
 def _taking_part(rows: list[Standing], seated: set[int]) -> list[Standing]:
@@ -184,44 +188,19 @@ def snapshot(tournament: Tournament) -> Snapshot:
     extras = fmt.public_extras(tournament)
     sharp = timedelta(minutes=extras.sharp_minutes) if extras.sharp_minutes else None
     public_rounds = [
-        PublicRound(
-            number=rnd.number,
-            stage=rnd.stage,
-            stage_label=str(rnd.get_stage_display()),
-            label=str(rnd),
-            stage_number=rnd.stage_number,
-            status=rnd.status,
-            note=rnd.seating_note,
-            tables=[
-                PublicTable(
-                    number=table.number,
-                    status=table.status,
-                    provisional=tournament.confirm_results and table.status == enums.TableStatus.DECIDED,
-                    is_duel=table.is_duel,
-                    wins_needed=table.wins_needed,
-                    points_target=table.points_target,
-                    seats=[
-                        PublicSeat(
-                            position=seat.position,
-                            start_number=seat.player.start_number,
-                            name=seat.player.name,
-                            club=seat.player.club,
-                            games_won=seat.games_won,
-                            points=seat.points,
-                            place=seat.place,
-                            player_id=seat.player_id,
-                            chips=seat.chips,
-                            out=seat.out_order is not None,
-                            bands=extras.bands.get(seat.player_id, extras.default_bands),
-                        )
+        _public_round(
+            rnd,
+            [
+                _public_table(
+                    tournament,
+                    rnd,
+                    table,
+                    [
+                        _public_seat(seat, seat.player, extras.bands.get(seat.player_id, extras.default_bands))
                         for seat in table.seats.all()
                     ],
-                    round_label=str(rnd),
-                    is_final=table.is_final,
-                    started_at=table.started_at,
-                    sharp_at=(table.started_at + sharp)
-                    if sharp and table.started_at and rnd.stage in extras.sharp_stages
-                    else None,
+                    sharp,
+                    extras.sharp_stages,
                 )
                 for table in rnd.tables.all()
             ],
@@ -245,15 +224,70 @@ def snapshot(tournament: Tournament) -> Snapshot:
     )
 
 
+def _public_seat(seat: Seat, player: Player, bands: int) -> PublicSeat:
+    return PublicSeat(
+        position=seat.position,
+        start_number=player.start_number,
+        name=player.name,
+        club=player.club,
+        games_won=seat.games_won,
+        points=seat.points,
+        place=seat.place,
+        player_id=seat.player_id,
+        chips=seat.chips,
+        out=seat.out_order is not None,
+        bands=bands,
+    )
+
+
+def _public_table(
+    tournament: Tournament,
+    rnd: Round,
+    table: Table,
+    seats: list[PublicSeat],
+    sharp: timedelta | None,
+    sharp_stages: tuple[str, ...],
+) -> PublicTable:
+    return PublicTable(
+        number=table.number,
+        status=table.status,
+        provisional=tournament.confirm_results and table.status == enums.TableStatus.DECIDED,
+        is_duel=table.is_duel,
+        wins_needed=table.wins_needed,
+        points_target=table.points_target,
+        seats=seats,
+        round_label=str(rnd),
+        is_final=table.is_final,
+        started_at=table.started_at,
+        sharp_at=(table.started_at + sharp) if sharp and table.started_at and rnd.stage in sharp_stages else None,
+    )
+
+
+def _public_round(rnd: Round, tables: list[PublicTable]) -> PublicRound:
+    return PublicRound(
+        number=rnd.number,
+        stage=rnd.stage,
+        stage_label=str(rnd.get_stage_display()),
+        label=str(rnd),
+        stage_number=rnd.stage_number,
+        status=rnd.status,
+        note=rnd.seating_note,
+        tables=tables,
+    )
+
+
 def chunks(items: list[Any], size: int) -> list[list[Any]]:
     return [items[index : index + size] for index in range(0, len(items), size)] or [[]]
 
 
 @dataclass(frozen=True)
 class PlayerLookup:
+    """One player on the phone page: where they sat in every round (oldest first) and their
+    final place once the tournament is finished."""
+
     player: Player
     rounds: list[tuple[PublicRound, PublicTable, PublicSeat]]
-    rank: Standing | None
+    place: int | None
 
 
 def find_players(tournament: Tournament, query: str, limit: int = 8) -> list[Player]:
@@ -277,16 +311,44 @@ def find_players(tournament: Tournament, query: str, limit: int = 8) -> list[Pla
     return list(qs.filter(folded_match(query)).order_by("folded", "name", "pk")[:limit])
 
 
-def lookup(snap: Snapshot, player: Player) -> PlayerLookup:
-    """Where a player sat in every round, and their place once decided."""
-    found = []
-    for rnd in snap.rounds:
-        for table in rnd.tables:
-            for seat in table.seats:
-                if seat.player_id == player.pk:
-                    found.append((rnd, table, seat))
-    rank = next((row for row in snap.ranking if row.player.pk == player.pk), None)
-    return PlayerLookup(player=player, rounds=found, rank=rank)
+def lookup(tournament: Tournament, players: list[Player]) -> list[PlayerLookup]:
+    """Where each of ``players`` sat in every round, and their final place once decided.
+
+    The phone page's answer, whose cost does not follow the field: one query for their
+    seats (by the seat's player index, with table and round), the format's extras (bands
+    left, sharp play) and, once the tournament is finished, the final places, which are
+    worked out once per version for every phone (``final_places``)."""
+    if not players:
+        return []
+    fmt = registry.of(tournament)
+    extras = fmt.public_extras(tournament)
+    sharp = timedelta(minutes=extras.sharp_minutes) if extras.sharp_minutes else None
+    seats = (
+        Seat.objects.filter(player__in=players, table__round__tournament=tournament)
+        .select_related("table__round")
+        .order_by("table__round__number", "table__number")
+    )
+    found: dict[int, list[tuple[PublicRound, PublicTable, PublicSeat]]] = {player.pk: [] for player in players}
+    by_id = {player.pk: player for player in players}
+    for seat in seats:
+        table, rnd = seat.table, seat.table.round
+        public_seat = _public_seat(seat, by_id[seat.player_id], extras.bands.get(seat.player_id, extras.default_bands))
+        public_table = _public_table(tournament, rnd, table, [public_seat], sharp, extras.sharp_stages)
+        found[seat.player_id].append((_public_round(rnd, [public_table]), public_table, public_seat))
+    places = final_places(tournament) if tournament.status == enums.TournamentStatus.FINISHED else {}
+    return [PlayerLookup(player=player, rounds=found[player.pk], place=places.get(player.pk)) for player in players]
+
+
+def final_places(tournament: Tournament) -> dict[int, int]:
+    """Player id -> final place of a finished tournament: the format's ranking, worked out
+    once per version and kept in the shared cache (a thousand phones asking for their
+    place after the final cost one ranking)."""
+    key = f"places2:{tournament.pk}:{tournament.version}"
+    places = cache.get(key)
+    if not isinstance(places, dict):
+        places = {row.player.pk: row.place for row in registry.of(tournament).ranking(tournament)}
+        cache.set(key, places, 60 * 60)
+    return places
 
 
 def as_json(snap: Snapshot) -> dict[str, Any]:

@@ -34,6 +34,7 @@ from tournament.http import HtmxHttpRequest
 from tournament.models import Player, Tournament
 from tournament.permissions import tournament_role
 from tournament.selectors import desk as reads
+from tournament.selectors import printing as print_reads
 
 
 @require_GET
@@ -466,14 +467,22 @@ def draw(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
 @require_GET
 @tournament_role(enums.Role.DESK)
 def print_cards(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
-    players = reads.players_for_print(tournament, checked_in_only=True)
-    return render(request, "tournament/print_cards.html", {"tournament": tournament, "players": players})
+    """Start-number cards of the checked-in players, in parts of ``PLAYERS_PER_PART`` (``?part=``)."""
+    total = reads.count_for_print(tournament, checked_in_only=True)
+    part = print_reads.part(request.GET.get("part", ""), total, print_reads.PLAYERS_PER_PART)
+    players = reads.players_for_print(tournament, checked_in_only=True, offset=part.offset, limit=part.size)
+    context = {"tournament": tournament, "players": players, "part": part}
+    return render(request, "tournament/print_cards.html", context)
 
 
 @require_GET
 @tournament_role(enums.Role.DESK)
 def print_players(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
-    players = reads.all_players(tournament)
+    """The player list, in parts of ``PLAYERS_PER_PART`` (``?part=``) with the counters on each."""
+    counters = reads.desk_counters(tournament)
+    total = counters.registered + counters.waiting + counters.withdrawn + counters.no_show
+    part = print_reads.part(request.GET.get("part", ""), total, print_reads.PLAYERS_PER_PART)
+    players = reads.all_players(tournament, offset=part.offset, limit=part.size)
     find_link = request.build_absolute_uri(reverse("tournament:find", args=[tournament.public_key]))
     context = {
         "tournament": tournament,
@@ -481,7 +490,8 @@ def print_players(request: HtmxHttpRequest, tournament: Tournament) -> HttpRespo
         "find_link": find_link,
         "find_qr": segno.make(find_link, error="m").svg_inline(scale=3, border=1),
         "items": list(tournament.checklist_items.all()),
-        "counters": reads.desk_counters(tournament),
+        "counters": counters,
+        "part": part,
     }
     return render(request, "tournament/print_players.html", context)
 

@@ -16,20 +16,26 @@ on the site, else their browser's): a phone is one person's, the projector the h
 
 from __future__ import annotations
 
+import functools
+import json
+
 import segno
 from django.conf import settings
-from django.core.cache import cache
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
+from django.core.serializers.json import DjangoJSONEncoder
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 from django.utils.cache import patch_cache_control, patch_vary_headers
-from django.views.decorators.http import condition, require_GET
+from django.utils.safestring import mark_safe
+from django.views.decorators.http import require_GET
 
+from tournament import renderings, versions
 from tournament.formats import registry
 from tournament.models import Tournament
-from tournament.polling import polled, short_hash
+from tournament.polling import POLL_SECONDS as POLL_SECONDS_STAFF
+from tournament.polling import answer_if_unchanged, etag_for, short_hash
 from tournament.selectors import public
 
 POLL_SECONDS = 2
@@ -51,16 +57,6 @@ class PublicKeyConverter:
         return value
 
 
-def _etag(part: str):  # type: ignore[no-untyped-def]
-    def etag(request: HttpRequest, public_key: str) -> str | None:
-        version = public.current_version(public_key)
-        if version is None:
-            return None
-        return f'"{part}-{public_key}-{version}-{request.LANGUAGE_CODE}"'
-
-    return etag
-
-
 def asked_language(request: HttpRequest) -> str:
     """The language one screen asks for with ``?lang=de|it|en``; "" when none is asked or
     the value is not one of the site's languages (ignored, never an error)."""
@@ -79,23 +75,33 @@ def projector_language(request: HttpRequest, display_language: str) -> str:
     return str(request.LANGUAGE_CODE)
 
 
-def _screen_etag(request: HttpRequest, public_key: str) -> str | None:
-    """The projector's ETag: its version and the language it is shown in (one query)."""
-    state = public.screen_state(public_key)
-    if state is None:
-        return None
-    version, display_language = state
-    return f'"screen-{public_key}-{version}-{projector_language(request, display_language)}"'
+def _screen_tag(public_key: str, version: int, language: str) -> str:
+    """The projector's ETag: the version its screen shows and the language it is shown in."""
+    return f'"screen-{public_key}-{version}-{language}"'
 
 
-def _revalidate(response: HttpResponse, tournament: Tournament | None = None) -> HttpResponse:
+def _revalidate(response: HttpResponse, listed: bool = True) -> HttpResponse:
     """Clients may keep a copy but must ask (cheaply) before reusing it. An unlisted
     tournament's pages also ask search engines not to index them."""
     patch_cache_control(response, no_cache=True, public=True, max_age=0)
     patch_vary_headers(response, ["Accept-Language", "Cookie"])
-    if tournament is not None and not tournament.listed:
+    if not listed:
         response["X-Robots-Tag"] = "noindex, nofollow"
     return response
+
+
+@functools.lru_cache(maxsize=64)
+def qr_svg(link: str) -> str:
+    """The QR code of a link as inline SVG: drawn once per link and process (it depends on
+    nothing else; drawing it on every request was most of the projector page's time)."""
+    return str(segno.make(link, error="m").svg_inline(scale=4, border=1, dark="#000", light="#fff"))
+
+
+def _state_or_404(public_key: str) -> versions.State:
+    state = versions.state_by_key(public_key)
+    if state is None:
+        raise Http404
+    return state
 
 
 def _phone_link(request: HttpRequest, tournament: Tournament) -> str:
@@ -120,12 +126,13 @@ def by_number(request: HttpRequest, tournament_id: int, page: str) -> HttpRespon
     return response
 
 
-def _screen_html(request: HttpRequest, tournament: Tournament, language: str) -> str:
-    """The projector's rotating views in ``language``, rendered once per version and language."""
-    # By id and version: the fragment shows no key, and every write (a new key, unlisting) bumps the version.
-    key = f"screen:{tournament.pk}:{tournament.version}:{language}"
-    html = cache.get(key)
-    if html is None:
+def _screen(state: versions.State, language: str) -> renderings.Rendering:
+    """The projector's rotating views in ``language`` (``renderings``: once per version, at
+    most once a second). Keyed by id: the fragment shows no key, and every write (a new
+    key, unlisting) bumps the version."""
+
+    def build() -> tuple[int, bytes]:
+        tournament = Tournament.objects.get(pk=state.tournament_id)
         # The snapshot too: round and stage labels are translated as it is built.
         with translation.override(language):
             snap = public.snapshot(tournament)
@@ -144,9 +151,10 @@ def _screen_html(request: HttpRequest, tournament: Tournament, language: str) ->
                 # (position in the queue, (start number, name)): the position runs on across pages.
                 "pool_pages": public.chunks(list(enumerate(snap.pool, 1)), public.ALPHA_PAGE) if snap.pool else [],
             }
-            html = render_to_string("tournament/display/_screen.html", context, request=request)
-        cache.set(key, html, 60 * 60)
-    return html
+            html = render_to_string("tournament/display/_screen.html", context)
+        return tournament.version, html.encode()
+
+    return renderings.latest(f"screen:{language}", state.tournament_id, state.version, build)
 
 
 @require_GET
@@ -154,31 +162,44 @@ def projector(request: HttpRequest, public_key: str) -> HttpResponse:
     """The projector in the hall's language (``projector_language``); a screen's ``?lang=``
     is carried by its polls."""
     tournament = get_object_or_404(Tournament, public_key=public_key)
+    state = versions.State(
+        tournament.pk, tournament.version, tournament.public_key, tournament.display_language, tournament.listed
+    )
     language = projector_language(request, tournament.display_language)
     phone_link = _phone_link(request, tournament)
+    screen = _screen(state, language)
     context = {
         "tournament": tournament,
-        "screen": _screen_html(request, tournament, language),
-        "etag": _screen_etag(request, tournament.public_key),
+        "screen": mark_safe(screen.body.decode()),  # our own template's output, escaped as it was rendered
+        "etag": _screen_tag(public_key, screen.version, language),
         "lang": asked_language(request),
         "poll_seconds": POLL_SECONDS,
         "phone_link": phone_link,
-        "qr": segno.make(phone_link, error="m").svg_inline(scale=4, border=1, dark="#000", light="#fff"),
+        "qr": qr_svg(phone_link),
     }
     with translation.override(language):
         response = render(request, "tournament/display/projector.html", context)
     response["Content-Language"] = language
-    return _revalidate(response, tournament)
+    return _revalidate(response, tournament.listed)
 
 
 @require_GET
-@condition(etag_func=_screen_etag)
 def projector_screen(request: HttpRequest, public_key: str) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, public_key=public_key)
-    language = projector_language(request, tournament.display_language)
-    response = HttpResponse(_screen_html(request, tournament, language))
+    """The projector's poll. Unchanged: a 304 from the shared cache, no query. Changed: the
+    screen's latest rendering (``renderings``), with that rendering's version as ETag."""
+    state = _state_or_404(public_key)
+    language = projector_language(request, state.display_language)
+    unchanged = answer_if_unchanged(request, _screen_tag(public_key, state.version, language))
+    if unchanged is None:
+        screen = _screen(state, language)
+        etag = _screen_tag(public_key, screen.version, language)
+        unchanged = answer_if_unchanged(request, etag)  # the client already shows this rendering
+    if unchanged is not None:
+        return _revalidate(unchanged, state.listed)
+    response = HttpResponse(screen.body)
+    response["ETag"] = etag
     response["Content-Language"] = language
-    return _revalidate(response, tournament)
+    return _revalidate(response, state.listed)
 
 
 def _search(request: HttpRequest, **kwargs: object) -> str:
@@ -186,43 +207,83 @@ def _search(request: HttpRequest, **kwargs: object) -> str:
 
 
 @require_GET
-@polled("find", target="find-results", private=False, extra=_search, by="public_key", version=public.current_version)
 def find(request: HttpRequest, public_key: str) -> HttpResponse:
-    """A player types their name or start number and sees their table and seat; the results poll themselves.
-    Only players who take part are found (``public.find_players``)."""
-    tournament = get_object_or_404(Tournament, public_key=public_key)
+    """A player types their name or start number and sees their table and seat; the results
+    poll themselves. Only players who take part are found (``public.find_players``).
+
+    The results are a rendering (``renderings``: per search and language, once per version,
+    at most once a second), built from the players found alone (``public.lookup``). Their
+    poll is answered like the staff pages' (``tournament.polling``, public ETag): a 304 from
+    the shared cache while nothing changed."""
+    state = _state_or_404(public_key)
     query = request.GET.get("q", "")[:60]
-    matches = public.find_players(tournament, query)
-    results = []
-    if matches:
-        snap = public.snapshot(tournament)
-        results = [public.lookup(snap, player) for player in matches]
+    language = str(request.LANGUAGE_CODE)
+    search = short_hash(query)
+
+    def tag(version: int) -> str:
+        return str(etag_for(request, "find", public_key, version, extra=search, private=False))
+
+    partial = request.headers.get("HX-Request") == "true" and request.headers.get("HX-Target") == "find-results"
+    if partial and (unchanged := answer_if_unchanged(request, tag(state.version))) is not None:
+        return _revalidate(unchanged, state.listed)
+    seconds = getattr(settings, "STAFF_POLL_SECONDS", POLL_SECONDS_STAFF)
+
+    def build() -> tuple[int, bytes]:
+        tournament = Tournament.objects.get(pk=state.tournament_id)
+        with translation.override(language):
+            context = {
+                "fmt": registry.of(tournament),
+                "query": query,
+                "query_is_number": query.strip().isdecimal(),
+                "results": public.lookup(tournament, public.find_players(tournament, query)),
+                "poll": {"target": "find-results", "etag": tag(tournament.version), "seconds": seconds},
+            }
+            html = render_to_string("tournament/display/find.html#find-results", context)
+        return tournament.version, html.encode()
+
+    results = renderings.latest(f"find:{language}:{search}", state.tournament_id, state.version, build, keep=300)
+    etag = tag(results.version)
+    if partial:
+        response = answer_if_unchanged(request, etag) or HttpResponse(results.body)
+        response["ETag"] = etag
+        return _revalidate(response, state.listed)
+    tournament = get_object_or_404(Tournament, pk=state.tournament_id)
     context = {
         "tournament": tournament,
-        "fmt": registry.of(tournament),
         "query": query,
-        "query_is_number": query.strip().isdecimal(),
-        "results": results,
+        "results_html": mark_safe(results.body.decode()),  # our own template's output, escaped as it was rendered
         "public_page": True,
     }
-    template = "tournament/display/find.html"
-    if getattr(request, "htmx", False) and request.htmx.target == "find-results":  # type: ignore[attr-defined]
-        template += "#find-results"
-    return _revalidate(render(request, template, context), tournament)
+    return _revalidate(render(request, "tournament/display/find.html", context), state.listed)
+
+
+def _api_tag(public_key: str, version: int, language: str) -> str:
+    return f'"api-{public_key}-{version}-{language}"'
 
 
 @require_GET
-@condition(etag_func=_etag("api"))
 def api(request: HttpRequest, public_key: str) -> HttpResponse:
-    tournament = Tournament.objects.filter(public_key=public_key).first()
-    if tournament is None:
-        raise Http404
+    """The read-only JSON document (README, "Public JSON"): encoded once per rendering
+    (``renderings``), a 304 from the shared cache while nothing changed."""
+    state = _state_or_404(public_key)
     # The rounds' labels are translated: one document per language, as its ETag says.
-    key = f"api:{tournament.pk}:{tournament.version}:{request.LANGUAGE_CODE}"
-    document = cache.get(key)
-    if document is None:
-        document = public.as_json(public.snapshot(tournament))
-        cache.set(key, document, 60 * 60)
-    response = JsonResponse(document, json_dumps_params={"ensure_ascii": False})
+    language = str(request.LANGUAGE_CODE)
+    unchanged = answer_if_unchanged(request, _api_tag(public_key, state.version, language))
+    if unchanged is None:
+
+        def build() -> tuple[int, bytes]:
+            tournament = Tournament.objects.get(pk=state.tournament_id)
+            with translation.override(language):
+                document = public.as_json(public.snapshot(tournament))
+            return tournament.version, json.dumps(document, ensure_ascii=False, cls=DjangoJSONEncoder).encode()
+
+        document = renderings.latest(f"api:{language}", state.tournament_id, state.version, build)
+        etag = _api_tag(public_key, document.version, language)
+        unchanged = answer_if_unchanged(request, etag)
+    if unchanged is not None:
+        response = unchanged
+    else:
+        response = HttpResponse(document.body, content_type="application/json")
+        response["ETag"] = etag
     response["Access-Control-Allow-Origin"] = "*"
-    return _revalidate(response, tournament)
+    return _revalidate(response, state.listed)

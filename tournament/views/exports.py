@@ -12,12 +12,13 @@ from __future__ import annotations
 import csv
 import json
 import unicodedata
-from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from decimal import Decimal
+from itertools import chain, groupby
+from typing import Any, Generic, TypeVar
 
 from anyascii import anyascii
-from django.http import HttpResponse, HttpResponseBadRequest
+from django.http import HttpResponse, HttpResponseBadRequest, StreamingHttpResponse
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -27,12 +28,13 @@ from games.models import Game, GameScore, GameStatus
 from tournament import enums
 from tournament.backups import portable
 from tournament.http import HtmxHttpRequest
-from tournament.models import Player, Seat, Tournament
+from tournament.models import Seat, Tournament
 from tournament.permissions import tournament_role
 from tournament.selectors import audit as audit_reads
 from tournament.selectors import ranking as ranking_reads
 
 STATUS_LABELS = dict(GameStatus.choices)
+T = TypeVar("T")
 
 
 # What a spreadsheet program reads as the start of a formula (OWASP "CSV injection"): =, +, -, @,
@@ -65,13 +67,45 @@ def spreadsheet_safe(value: object) -> str | int | float | Decimal:
 
 class SafeWriter:
     """A semicolon-separated CSV writer that passes every cell through ``spreadsheet_safe``;
-    the only way the exports write a row."""
+    the only way the exports write a row. Returns what the stream's ``write`` returns (the
+    line itself for ``_Line``, which the streamed exports yield)."""
 
-    def __init__(self, stream: HttpResponse) -> None:
+    def __init__(self, stream: Any) -> None:
         self._writer = csv.writer(stream, delimiter=";")
 
-    def writerow(self, cells: Iterable[object]) -> None:
-        self._writer.writerow([spreadsheet_safe(cell) for cell in cells])
+    def writerow(self, cells: Iterable[object]) -> Any:
+        return self._writer.writerow([spreadsheet_safe(cell) for cell in cells])
+
+
+class _Line:
+    """A stream whose ``write`` hands the line back instead of keeping it."""
+
+    def write(self, text: str) -> str:
+        return text
+
+
+class CsvStream(StreamingHttpResponse):
+    """A CSV sent line by line as it is written: a 5,000-player export never sits in memory
+    as one string. ``content`` reads the rest of the stream at once (for a caller that wants
+    the whole text; the server streams)."""
+
+    @property
+    def content(self) -> bytes:  # type: ignore[override]
+        return b"".join(self.streaming_content)  # type: ignore[arg-type]
+
+
+def _streamed(tournament: Tournament, name: str, rows: Iterable[Iterable[object]]) -> CsvStream:
+    """The CSV of ``rows`` (each through ``SafeWriter``), streamed, as ``<tournament>-<name>.csv``."""
+    writer = SafeWriter(_Line())
+
+    def lines() -> Iterator[str]:
+        yield "\ufeff"  # spreadsheet programs read the umlauts right
+        for cells in rows:
+            yield writer.writerow(cells)
+
+    response = CsvStream(lines(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{file_stem(tournament)}-{name}.csv"'
+    return response
 
 
 def file_stem(tournament: Tournament) -> str:
@@ -80,87 +114,121 @@ def file_stem(tournament: Tournament) -> str:
     return slugify(anyascii(tournament.name)) or f"tournament-{tournament.pk}"
 
 
-def _csv_response(tournament: Tournament, name: str) -> tuple[HttpResponse, SafeWriter]:
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{file_stem(tournament)}-{name}.csv"'
-    response.write("\ufeff")  # spreadsheet programs read the umlauts right
-    return response, SafeWriter(response)
-
-
 @require_GET
 @tournament_role(enums.Role.ORGANISER)
-def standings_csv(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
+def standings_csv(request: HtmxHttpRequest, tournament: Tournament) -> CsvStream:
     """The ranking as the ranking page shows it: place, player, the format's columns, the deciding rule."""
     ranking = ranking_reads.ranking(tournament)
-    response, writer = _csv_response(tournament, "standings")
-    writer.writerow(
+    header = (
         [_("Place"), _("Start number"), _("Name"), _("Club")]
         + [str(column.label) for column in ranking.columns]
         + [_("Decided by")]
     )
-    for row, cells in ranking.table():
-        writer.writerow(
-            [row.place, row.player.start_number, row.player.name, row.player.club]
-            + [value for _column, value in cells]
-            + [str(row.decided_by_label)]
-        )
-    return response
+    rows = (
+        [row.place, row.player.start_number, row.player.name, row.player.club]
+        + [getattr(row, column.key) for column in ranking.columns]
+        + [str(row.decided_by_label)]
+        for row in ranking.rows
+    )
+    return _streamed(tournament, "standings", chain([header], rows))
+
+
+# Rows fetched at a time from each of the games export's cursors.
+CHUNK = 2000
 
 
 @require_GET
 @tournament_role(enums.Role.ORGANISER)
-def games_csv(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
+def games_csv(request: HtmxHttpRequest, tournament: Tournament) -> CsvStream:
     """Every game of every table, one line per player at the table, undone games marked, in order:
-    who won (or lost), the player's points and the card points left in hand where counted."""
-    response, writer = _csv_response(tournament, "games")
-    writer.writerow(
-        [
-            _("Round"),
-            _("Table"),
-            _("Game"),
-            _("Status"),
-            _("Winner"),
-            _("Loser"),
-            _("Start number"),
-            _("Name"),
-            _("Points"),
-            _("Cards"),
-            _("Entered at"),
-            _("Entered by"),
-        ]
-    )
+    who won (or lost), the player's points and the card points left in hand where counted.
+
+    Streamed: games, scores and seats are read by three cursors in the same order (round, table,
+    game) and merged as they come, ``CHUNK`` rows at a time (three queries whatever the size)."""
+    header = [
+        _("Round"),
+        _("Table"),
+        _("Game"),
+        _("Status"),
+        _("Winner"),
+        _("Loser"),
+        _("Start number"),
+        _("Name"),
+        _("Points"),
+        _("Cards"),
+        _("Entered at"),
+        _("Entered by"),
+    ]
+    return _streamed(tournament, "games", chain([header], _game_rows(tournament)))
+
+
+def _game_rows(tournament: Tournament) -> Iterator[list[object]]:
+    table_order = ("table__round__number", "table__number", "table_id")
     games = (
         Game.objects.filter(table__round__tournament=tournament)
         .select_related("table__round", "winner", "loser", "entered_by")
-        .order_by("table__round__number", "table__number", "number", "pk")
+        .order_by(*table_order, "number", "pk")
+        .iterator(chunk_size=CHUNK)
     )
-    scores = {
-        (score.game_id, score.player_id): score
-        for score in GameScore.objects.filter(game__table__round__tournament=tournament)
-    }
-    players: dict[int, list[Player]] = defaultdict(list)
-    for seat in Seat.objects.filter(table__round__tournament=tournament).select_related("player"):
-        players[seat.table_id].append(seat.player)
+    scores = (
+        GameScore.objects.filter(game__table__round__tournament=tournament)
+        .order_by(*(f"game__{field}" for field in table_order), "game__number", "game_id")
+        .values_list("game_id", "player_id", "points", "hand")
+        .iterator(chunk_size=CHUNK)
+    )
+    seats = (
+        Seat.objects.filter(table__round__tournament=tournament)
+        .select_related("player")
+        .order_by(*table_order)
+        .iterator(chunk_size=CHUNK)
+    )
+    players_of = _Groups(seats, key=lambda seat: seat.table_id)
+    scores_of = _Groups(scores, key=lambda score: score[0])
     for game in games:
-        for player in sorted(players[game.table_id], key=lambda p: (p.start_number or 0, p.pk)):
-            score = scores.get((game.pk, player.pk))
-            writer.writerow(
-                [
-                    game.table.round.number,
-                    game.table.number,
-                    game.number,
-                    str(STATUS_LABELS.get(game.status, game.status)),
-                    game.winner.start_number if game.winner else "",
-                    game.loser.start_number if game.loser else "",
-                    player.start_number,
-                    player.name,
-                    "" if score is None else score.points,
-                    "" if score is None else score.hand.get("cards", ""),
-                    timezone.localtime(game.entered_at).isoformat(timespec="seconds"),
-                    game.entered_by.get_username() if game.entered_by else "",
-                ]
-            )
-    return response
+        players = sorted(
+            (seat.player for seat in players_of.take(game.table_id)), key=lambda p: (p.start_number or 0, p.pk)
+        )
+        score_of = {player_id: (points, hand) for _game, player_id, points, hand in scores_of.take(game.pk)}
+        for player in players:
+            score = score_of.get(player.pk)
+            yield [
+                game.table.round.number,
+                game.table.number,
+                game.number,
+                str(STATUS_LABELS.get(game.status, game.status)),
+                game.winner.start_number if game.winner else "",
+                game.loser.start_number if game.loser else "",
+                player.start_number,
+                player.name,
+                "" if score is None else score[0],
+                "" if score is None else score[1].get("cards", ""),
+                timezone.localtime(game.entered_at).isoformat(timespec="seconds"),
+                game.entered_by.get_username() if game.entered_by else "",
+            ]
+
+
+class _Groups(Generic[T]):
+    """Consecutive runs of one sorted stream, asked for in the stream's own order: ``take(key)``
+    skips the runs before ``key`` (tables without games) and returns its run (empty when none).
+    The last run is kept: the next games of a table ask for its seats again."""
+
+    def __init__(self, items: Iterator[T], key: Callable[[T], int]) -> None:
+        self._runs = groupby(items, key=key)
+        self._key: int | None = None
+        self._run: list[T] = []
+        self._seen: set[int] = set()
+
+    def take(self, key: int) -> list[T]:
+        if key == self._key:
+            return self._run
+        while key not in self._seen:
+            found = next(self._runs, None)
+            if found is None:
+                return []
+            self._key, run = found
+            self._seen.add(self._key)
+            self._run = list(run)
+        return self._run if key == self._key else []
 
 
 @require_GET
@@ -173,25 +241,28 @@ def audit_csv(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     read = audit_reads.read_filters(request.GET, offered)
     if read.errors:
         return HttpResponseBadRequest(" ".join(read.errors), content_type="text/plain; charset=utf-8")
-    response, writer = _csv_response(tournament, "log")
-    writer.writerow(
-        [
-            _("Time"),
-            _("Person"),
-            _("Source"),
-            _("Device"),
-            _("Action"),
-            _("Description"),
-            _("Table"),
-            _("Round"),
-            _("Player"),
-            _("Reason"),
-            _("Details"),
-        ]
+    header = [
+        _("Time"),
+        _("Person"),
+        _("Source"),
+        _("Device"),
+        _("Action"),
+        _("Description"),
+        _("Table"),
+        _("Round"),
+        _("Player"),
+        _("Reason"),
+        _("Details"),
+    ]
+    return _streamed(
+        tournament, "log", chain([header], _audit_lines(audit_reads.audit_rows(tournament, read.filters, offered)))
     )
-    for row in audit_reads.audit_rows(tournament, read.filters, offered):
+
+
+def _audit_lines(rows: Iterable[audit_reads.AuditRow]) -> Iterator[list[object]]:
+    for row in rows:
         entry = row.entry
-        cells = [
+        yield [
             timezone.localtime(entry.created_at).isoformat(timespec="seconds"),
             row.person,
             entry.source,
@@ -204,8 +275,6 @@ def audit_csv(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
             row.reason,
             json.dumps(entry.detail, ensure_ascii=False, sort_keys=True, default=str),
         ]
-        writer.writerow(cells)
-    return response
 
 
 @require_GET

@@ -13,7 +13,10 @@ tournament does not have is 404.
 
 from __future__ import annotations
 
+import hashlib
+
 import segno
+from django.core.cache import cache
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -36,6 +39,37 @@ def _round(tournament: Tournament, round_number: int) -> Round:
     return rnd
 
 
+def round_part(request: HtmxHttpRequest, tournament: Tournament, round_number: int) -> tuple[Round, reads.Part]:
+    """The part of round ``round_number`` asked for (``?part=``, ``TABLES_PER_PART`` table numbers
+    each) with those tables, seats and players, or 404 for a round the tournament does not have."""
+    asked = request.GET.get("part", "")
+    size = reads.TABLES_PER_PART
+    guess = reads.part(asked, 10**9, size)  # the part as asked; checked against the round below
+    rnd = reads.round_with_tables(tournament, round_number, guess.first, size)
+    if rnd is None:
+        raise Http404
+    found = reads.part(asked, rnd.last_number or 0, size)  # type: ignore[attr-defined]
+    if found.first != guess.first:  # past the last table: the last part
+        rnd = reads.round_with_tables(tournament, round_number, found.first, size)
+        assert rnd is not None
+    return rnd, found
+
+
+# Seconds a drawn QR code is kept: a table's link never changes.
+QR_SECONDS = 7 * 24 * 3600
+
+
+def qr_svg(link: str, **options: object) -> str:
+    """The QR code of ``link`` as inline SVG, drawn once and kept in the cache (drawing one
+    costs milliseconds; a round's cards are printed more than once)."""
+    key = "qr:" + hashlib.blake2s(f"{link}|{sorted(options.items())}".encode(), digest_size=12).hexdigest()
+    svg = cache.get(key)
+    if svg is None:
+        svg = segno.make(link, error="m").svg_inline(**options)
+        cache.set(key, svg, QR_SECONDS)
+    return str(svg)
+
+
 def _context(tournament: Tournament, **extra: object) -> dict[str, object]:
     """What every printable shows: the tournament, its format's record and when it was printed."""
     return {"tournament": tournament, "fmt": registry.of(tournament), "printed_at": timezone.now(), **extra}
@@ -52,16 +86,16 @@ def pack(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
 @tournament_role(enums.Role.DESK)
 def table_cards(request: HtmxHttpRequest, tournament: Tournament, round_number: int) -> HttpResponse:
     """A card per table of a round: its number, its players and a QR code that opens the table
-    on a referee's tablet."""
-    rnd = _round(tournament, round_number)
+    on a referee's tablet. In parts of ``TABLES_PER_PART`` tables (``?part=``)."""
+    rnd, shown = round_part(request, tournament, round_number)
     cards = []
     for table in rnd.tables.all():
         link = request.build_absolute_uri(reverse("tournament:referee_table", args=[tournament.pk, table.pk]))
         # With a viewBox and no fixed size the code scales to the card's box (print.css) instead of being cut.
-        qr = segno.make(link, error="m").svg_inline(border=1, omitsize=True)
-        cards.append({"table": table, "qr": qr})
+        cards.append({"table": table, "qr": qr_svg(link, border=1, omitsize=True)})
     sheets = reads.sheets(cards, reads.CARDS_PER_SHEET) if cards else []
-    return render(request, "tournament/print/table_cards.html", _context(tournament, round=rnd, sheets=sheets))
+    context = _context(tournament, round=rnd, sheets=sheets, part=shown)
+    return render(request, "tournament/print/table_cards.html", context)
 
 
 @require_GET
@@ -83,10 +117,12 @@ def seating_by_name(request: HtmxHttpRequest, tournament: Tournament, round_numb
 @require_GET
 @tournament_role(enums.Role.DESK)
 def result_slips(request: HtmxHttpRequest, tournament: Tournament, round_number: int) -> HttpResponse:
-    """A result slip per table of a round (one A4 page each), for when the tablets fail."""
-    rnd = _round(tournament, round_number)
+    """A result slip per table of a round (one A4 page each), for when the tablets fail.
+    In parts of ``TABLES_PER_PART`` tables (``?part=``)."""
+    rnd, shown = round_part(request, tournament, round_number)
     slips = reads.result_slips(tournament, rnd)
-    return render(request, "tournament/print/result_slips.html", _context(tournament, round=rnd, slips=slips))
+    context = _context(tournament, round=rnd, slips=slips, part=shown)
+    return render(request, "tournament/print/result_slips.html", context)
 
 
 @require_GET

@@ -21,7 +21,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from urllib.parse import quote
 
-import segno
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
@@ -41,6 +40,7 @@ from tournament.permissions import tournament_role
 from tournament.play import results
 from tournament.polling import polled
 from tournament.selectors import play as play_reads
+from tournament.views import printing
 
 # The calculator's keys: number cards show their digit; action cards a short,
 # translated name (the key is about 90 px wide on a tablet).
@@ -54,15 +54,51 @@ CARD_LABELS: Mapping[str, object] = {
 }
 
 
+def _asked_table(request: HtmxHttpRequest) -> int | None:
+    """The table number a referee typed (``?table=``), or None for none or anything not a number."""
+    value = request.GET.get("table", "").strip()
+    return int(value) if value.isdecimal() and len(value) <= 6 else None
+
+
+def _first_table(request: HtmxHttpRequest) -> int:
+    """The first table number of the page shown: the page of ``?table=``, else ``?from=``."""
+    asked = _asked_table(request)
+    if asked is None:
+        value = request.GET.get("from", "").strip()
+        asked = int(value) if value.isdecimal() and len(value) <= 6 else None
+    return play_reads.table_range(asked)
+
+
+def _tables_extra(request: HtmxHttpRequest, **kwargs: object) -> str:
+    return f"{_first_table(request)}-{_asked_table(request) or ''}"
+
+
 @require_GET
-@polled("referee-tables", target="tables-list")
+@polled("referee-tables", target="tables-list", extra=_tables_extra)
 @tournament_role(enums.Role.REFEREE)
 def tables(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
-    """The tables of the running rounds: a referee taps theirs. Polls itself (``#tables-list``)."""
+    """The tables of the running rounds: a referee taps theirs. Polls itself (``#tables-list``).
+
+    A page shows ``TABLES_PER_PAGE`` table numbers of each round (``?from=``); ``?table=N``
+    shows the page of table N and marks it."""
     template = "tournament/referee_tables.html"
     if request.htmx and request.htmx.target == "tables-list":
         template += "#tables-list"
-    context = {"tournament": tournament, "fmt": registry.of(tournament), "rounds": play_reads.live_rounds(tournament)}
+    first = _first_table(request)
+    rounds = play_reads.live_rounds(tournament, first, play_reads.TABLES_PER_PAGE)
+    last = max((rnd.last_number or 0 for rnd in rounds), default=0)
+    per_page = play_reads.TABLES_PER_PAGE
+    pages = [(start, min(start + per_page - 1, last)) for start in range(1, last + 1, per_page)]
+    query = f"?from={first}" + (f"&table={_asked_table(request)}" if _asked_table(request) else "")
+    context = {
+        "tournament": tournament,
+        "fmt": registry.of(tournament),
+        "rounds": rounds,
+        "first": first,
+        "pages": pages if len(pages) > 1 else [],
+        "asked": _asked_table(request),
+        "poll_url": reverse("tournament:referee_tables", args=[tournament.pk]) + (query if pages[1:] else ""),
+    }
     return render(request, template, context)
 
 
@@ -383,13 +419,13 @@ def call_time(request: HtmxHttpRequest, tournament: Tournament, table_id: int) -
 @require_GET
 @tournament_role(enums.Role.REFEREE)
 def table_cards(request: HtmxHttpRequest, tournament: Tournament, round_number: int) -> HttpResponse:
-    """Printable table cards with a QR code that opens the table on a tablet."""
-    rnd = play_reads.round_tables(tournament, round_number)
-    if rnd is None:
-        raise Http404
+    """Printable table cards with a QR code that opens the table on a tablet, in parts of
+    ``selectors.printing.TABLES_PER_PART`` tables (``?part=``)."""
+    rnd, part = printing.round_part(request, tournament, round_number)
     cards = []
     for tbl in rnd.tables.all():
         link = request.build_absolute_uri(reverse("tournament:referee_table", args=[tournament.pk, tbl.pk]))
-        qr = segno.make(link, error="m").svg_inline(scale=5, border=1, omitsize=True)  # scales to its box, never cut
+        qr = printing.qr_svg(link, scale=5, border=1, omitsize=True)  # scales to its box, never cut
         cards.append({"table": tbl, "link": link, "qr": qr})
-    return render(request, "tournament/table_cards.html", {"tournament": tournament, "round": rnd, "cards": cards})
+    context = {"tournament": tournament, "round": rnd, "cards": cards, "part": part}
+    return render(request, "tournament/table_cards.html", context)

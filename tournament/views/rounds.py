@@ -3,6 +3,8 @@ and everyone's ranking. The format decides what a step does (``Format.next_step`
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
@@ -11,9 +13,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from tournament import enums
+from tournament import enums, folding
 from tournament.errors import NeedsChoice, NeedsConfirmation, ServiceError
 from tournament.formats import registry
+from tournament.formats.record import Standing
 from tournament.http import HtmxHttpRequest
 from tournament.models import Tournament
 from tournament.permissions import tournament_role
@@ -28,17 +31,33 @@ from tournament.views.desk import confirm_panel, is_confirmed
 TEMPLATE = "tournament/rounds.html"
 
 
-def _rounds_context(tournament: Tournament, **extra: object) -> dict[str, object]:
+# The playing tables the step names with a link (the others are counted).
+OPEN_TABLES_NAMED = 24
+
+
+def opened_round(request: HtmxHttpRequest) -> int | None:
+    """The earlier round the organiser opened (``?round=N``); None for none or anything not a number."""
+    value = request.GET.get("round", "").strip()
+    return int(value) if value.isdecimal() and len(value) <= 6 else None
+
+
+def _rounds_context(tournament: Tournament, opened: int | None = None, **extra: object) -> dict[str, object]:
+    """The rounds page: the running rounds (or the last) in full, earlier rounds collapsed but
+    ``opened`` (``selectors.play.rounds_page``)."""
     fmt = registry.of(tournament)
-    rounds = play_reads.rounds_overview(tournament)
+    rounds = play_reads.rounds_page(tournament, opened)
     current = rounds[-1] if rounds else None
     open_tables = [t for t in current.tables.all() if t.status == enums.TableStatus.PLAYING] if current else []
+    poll_url = reverse("tournament:rounds", args=[tournament.pk])
     return {
         "tournament": tournament,
         "fmt": fmt,
         "rounds": rounds,
         "current": current,
         "open_tables": open_tables,
+        "open_tables_named": open_tables[:OPEN_TABLES_NAMED],
+        # The poll keeps an opened round open.
+        "poll_url": f"{poll_url}?round={opened}" if opened is not None else poll_url,
         "counters": desk_reads.desk_counters(tournament),
         "refused_count": audit_reads.refused_count(tournament),
         **fmt.rounds_context(tournament, rounds),
@@ -46,15 +65,23 @@ def _rounds_context(tournament: Tournament, **extra: object) -> dict[str, object
     }
 
 
+def _opened_extra(request: HtmxHttpRequest, **kwargs: object) -> str:
+    opened = opened_round(request)
+    return "" if opened is None else str(opened)
+
+
 @require_GET
-@polled("rounds", target="rounds-body")
+@polled("rounds", target="rounds-body", extra=_opened_extra)
 @tournament_role(enums.Role.ORGANISER)
 def rounds(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
-    """The organiser's rounds page; polls itself (``#rounds-body``)."""
+    """The organiser's rounds page; polls itself (``#rounds-body``).
+
+    The running rounds (or the last) are shown in full, earlier ones collapsed; ``?round=N``
+    opens round N as well (a plain link, or htmx answered with ``#rounds-body``)."""
     template = TEMPLATE
     if request.htmx and request.htmx.target == "rounds-body":
         template += "#rounds-body"
-    return render(request, template, _rounds_context(tournament))
+    return render(request, template, _rounds_context(tournament, opened_round(request)))
 
 
 @require_POST
@@ -97,9 +124,52 @@ def next_round(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse
     return redirect(target, tournament.pk)
 
 
+# Rows of the ranking page (the CSV and the print pack have every row).
+RANKING_PER_PAGE = 100
+
+
+def _ranking_page(request: HtmxHttpRequest, rows: list[Standing]) -> tuple[int, int | None, bool]:
+    """The page to show (from 1) and the row found by ``?q=`` (a start number or a part of a name,
+    however accented; None when nothing matches), and whether something was looked for."""
+    query = request.GET.get("q", "").strip()[:100]
+    found = None
+    if query:
+        number = int(query) if query.isdecimal() and len(query) <= 9 else None
+        for index, row in enumerate(rows):
+            if row.player.start_number == number or (
+                number is None and folding.matches(query, row.player.name, row.player.club)
+            ):
+                found = index
+                break
+    if found is not None:
+        return found // RANKING_PER_PAGE + 1, found, True
+    page = request.GET.get("page", "1")
+    number = int(page) if page.isdecimal() and len(page) <= 6 else 1
+    last = max((len(rows) + RANKING_PER_PAGE - 1) // RANKING_PER_PAGE, 1)
+    return min(max(number, 1), last), None, bool(query)
+
+
 @require_GET
 @tournament_role(enums.Role.REFEREE)
 def ranking(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
-    """Everyone's place with the rule that decided it (provisional while play goes on)."""
-    context = {"tournament": tournament, "ranking": ranking_reads.ranking(tournament)}
+    """Everyone's place with the rule that decided it (provisional while play goes on).
+
+    ``RANKING_PER_PAGE`` rows a page (``?page=``); ``?q=`` jumps to the page of a player
+    (start number or name) and marks the row. A bad page number shows the nearest page."""
+    standings = ranking_reads.ranking(tournament)
+    rows = standings.rows
+    page, found, searched = _ranking_page(request, rows)
+    start = (page - 1) * RANKING_PER_PAGE
+    shown = replace(standings, rows=rows[start : start + RANKING_PER_PAGE])
+    context = {
+        "tournament": tournament,
+        "ranking": shown,
+        "total": len(rows),
+        "page": page,
+        "pages": max((len(rows) + RANKING_PER_PAGE - 1) // RANKING_PER_PAGE, 1),
+        "first_place": start + 1,
+        "found": rows[found].player.pk if found is not None else None,
+        "query": request.GET.get("q", "").strip()[:100],
+        "not_found": searched and found is None,
+    }
     return render(request, "tournament/ranking.html", context)

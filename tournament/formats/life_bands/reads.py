@@ -125,13 +125,18 @@ def state(tournament: Tournament) -> State:
     )
 
 
-def pool_players(tournament: Tournament) -> list[PoolEntry]:
-    """Who waits in the consolation pool, the longest waiting first."""
-    return list(
+# The waiting players the rounds page names (the others are counted).
+POOL_NAMED = 60
+
+
+def pool_players(tournament: Tournament, limit: int | None = None) -> list[PoolEntry]:
+    """Who waits in the consolation pool, the longest waiting first (the first ``limit``)."""
+    waiting = (
         PoolEntry.objects.filter(tournament=tournament, left_at__isnull=True)
         .select_related("player")
         .order_by("joined_at", "pk")
     )
+    return list(waiting if limit is None else waiting[:limit])
 
 
 def ranking(tournament: Tournament) -> list[Standing]:
@@ -186,10 +191,15 @@ def _reached(grand_final_place: int | None, went_out: str) -> Label:
 
 
 def rounds_context(tournament: Tournament, rounds: list[Round]) -> dict[str, Any]:
-    """Main round, consolation pool and grand final side by side, with where everyone is."""
+    """Main round, consolation pool and grand final side by side, with where everyone is: the
+    pool's longest waiting (``POOL_NAMED``) and its size, the main round's winners by name."""
+    where = state(tournament)
+    winners = {p.pk: p for p in Player.objects.filter(pk__in=where.main_winners)} if where.main_winners else {}
     return {
-        "state": state(tournament),
-        "pool": pool_players(tournament),
+        "state": where,
+        "pool": pool_players(tournament, POOL_NAMED),
+        "pool_count": PoolEntry.objects.filter(tournament=tournament, left_at__isnull=True).count(),
+        "main_winners": [winners[pid] for pid in where.main_winners if pid in winners],
         "main_rounds": [r for r in rounds if r.stage == enums.Stage.MAIN],
         "consolation_rounds": [r for r in rounds if r.stage == enums.Stage.CONSOLATION],
         "grand_final_rounds": [r for r in rounds if r.stage == enums.Stage.GRAND_FINAL],

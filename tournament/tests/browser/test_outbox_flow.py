@@ -234,7 +234,7 @@ def test_a_server_error_shows_the_message_and_records_nothing(  # type: ignore[n
         raise RuntimeError("the database went away in the middle of the game")
 
     # The live server runs in this process: its next result entry fails after the game was written.
-    monkeypatch.setattr(results, "stamp_table_version", broken)
+    monkeypatch.setattr(results, "audit", broken)  # the last write of a tap
     seat_rows(page).nth(2).get_by_role("button", name="Won").click()
     failed = page.locator("#outbox .outbox-entry.is-failed")
     expect(failed).to_contain_text("Not saved")

@@ -90,7 +90,8 @@ def test_unchanged_poll_is_a_304_from_one_query(client, name):
     assert again.content == b""
 
 
-def test_a_result_changes_the_etag_and_the_screen(client):
+def test_a_result_changes_the_etag_and_the_screen(client, settings):
+    settings.PUBLIC_RENDER_SECONDS = 0  # no one-second window (tournament.renderings): the change at once
     tournament = field_in_play(6)
     first = client.get(url("projector_screen", tournament))
     table = Round.objects.get(tournament=tournament).tables.filter(status=enums.TableStatus.PLAYING).first()

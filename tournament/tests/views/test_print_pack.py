@@ -309,7 +309,7 @@ COMMON = {"print_pack": 7, **{f"{moment}/{name}": ROUND_PAGE for moment in ("fir
 PINNED = {
     KNOCKOUT: {**COMMON, "print_ranking": 12},
     LIFE_BANDS: {**COMMON, "print_ranking": 11},
-    POINTS: {**COMMON, "print_ranking": 9},
+    POINTS: {**COMMON, "print_ranking": 10},
 }
 
 

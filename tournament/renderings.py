@@ -1,0 +1,117 @@
+"""Rendered public pages in the shared cache: a version renders once, and at most once a second.
+
+The rule for the projector's screen, the phone page's results and ``api.json``:
+
+- The cache keeps one entry per page, tournament and language (and what the page
+  was asked for, such as a search): the latest rendering, the version it shows and
+  when it was made. It is stored as the bytes sent (``api.json`` is encoded once,
+  not per request).
+- That rendering is served while its version is the tournament's, and for
+  ``FRESH_SECONDS`` (1 s; ``settings.PUBLIC_RENDER_SECONDS``) after it was made
+  even when the version has moved on:
+  during play every write bumps the version, and 1,000 spectators must not each
+  render the page again. So a page is rendered at most once a second per
+  tournament and language, whatever the number of spectators or writes.
+- Its ETag names the version it shows (not the tournament's), so the first poll
+  after the second has passed sees the change: no poll gets a stale 304 for longer
+  than ``FRESH_SECONDS``, or than another process takes to render the new version.
+- One process renders (a lock taken with ``cache.add``, released after, expiring
+  after ``LOCK_SECONDS`` if that process dies); meanwhile the others serve the
+  previous rendering, or, when there is none yet, wait up to ``WAIT_SECONDS`` for
+  it before rendering themselves. No stampede after a write.
+
+With the per-process default cache (LocMem) all this holds per process; with Redis
+(``REDIS_URL``) for every process together.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+
+logger = logging.getLogger(__name__)
+
+FRESH_SECONDS = 1.0
+LOCK_SECONDS = 10
+WAIT_SECONDS = 1.0
+KEEP_SECONDS = 60 * 60
+_PREFIX = "rn2:"
+
+
+@dataclass(frozen=True)
+class Rendering:
+    """A page as sent: the version it shows, when it was made (``time.time()``), the bytes."""
+
+    version: int
+    made_at: float
+    body: bytes
+
+
+def _get(key: str) -> Any:
+    try:
+        return cache.get(key)
+    except Exception:
+        logger.warning("The cache cannot be read; the page is rendered", exc_info=True)
+        return None
+
+
+def _try(operation: str, *args: Any) -> Any:
+    try:
+        return getattr(cache, operation)(*args)
+    except Exception:
+        logger.warning("The cache cannot be written (%s)", operation, exc_info=True)
+        return None
+
+
+def fresh_seconds() -> float:
+    """The window of the rule: ``settings.PUBLIC_RENDER_SECONDS``, default ``FRESH_SECONDS``
+    (0: every new version is rendered at once, for tests that write and look at once)."""
+    return float(getattr(settings, "PUBLIC_RENDER_SECONDS", FRESH_SECONDS))
+
+
+def _usable(found: Any, version: int) -> bool:
+    return isinstance(found, Rendering) and (found.version == version or time.time() - found.made_at < fresh_seconds())
+
+
+def latest(
+    name: str, tournament_id: int, version: int, build: Callable[[], tuple[int, bytes]], *, keep: int = KEEP_SECONDS
+) -> Rendering:
+    """The rendering of page ``name`` of a tournament to serve now (see the module docstring).
+
+    ``version`` is the tournament's version as the poll knows it; ``build()`` renders
+    the page from the database and returns the version it read with the bytes (that
+    version labels the rendering, so a label never claims more than it shows).
+    ``keep``: how long an unused rendering stays in the cache.
+    """
+    key = f"{_PREFIX}{tournament_id}:{name}"
+    found = _get(key)
+    if _usable(found, version):
+        return found  # type: ignore[no-any-return]
+    lock = key + ":lock"
+    if _try("add", lock, 1, LOCK_SECONDS) is False:
+        if isinstance(found, Rendering):
+            return found  # another process renders the new version: the previous one meanwhile
+        deadline = time.monotonic() + WAIT_SECONDS
+        while time.monotonic() < deadline:
+            time.sleep(0.05)
+            found = _get(key)
+            if isinstance(found, Rendering):
+                return found
+        return _render(key, build, keep)  # the other process is slow: do not keep the visitor waiting
+    try:
+        return _render(key, build, keep)
+    finally:
+        _try("delete", lock)
+
+
+def _render(key: str, build: Callable[[], tuple[int, bytes]], keep: int) -> Rendering:
+    shown, body = build()
+    rendering = Rendering(version=shown, made_at=time.time(), body=body)
+    _try("set", key, rendering, keep)
+    return rendering
