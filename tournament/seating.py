@@ -879,7 +879,7 @@ def seat_avoiding_repeats(
         club_conflicts=club_conflicts(seated, clubs),
         repeated_pairs=repeated,
         repeats_from_last_round=sum(1 for pair in pairs if pair in last),
-        unavoidable_repeats=unavoidable_repeats(ids, counts, sizes),
+        unavoidable_repeats=unavoidable_repeats(ids, counts, sizes, last),
         short_table_spread=short_table_spread(seated, short, history),
         club_floor=club_floor,
         planned_rounds=planned,
@@ -1075,16 +1075,34 @@ LINEAR_PASSES = 6
 POLISH_TABLES = 150
 
 
-def unavoidable_repeats(players: Iterable[SeatingPlayer | int], met: MetInput, sizes: Sequence[int]) -> int:
+def unavoidable_repeats(
+    players: Iterable[SeatingPlayer | int],
+    met: MetInput,
+    sizes: Sequence[int],
+    last_round_pairs: Iterable[Iterable[int]] = (),
+) -> int:
     """A lower bound on the repeated pairs of any seating of ``players`` at ``sizes``.
 
     A player seated at a table of ``s`` shares it with ``s - 1`` others. If
     among the players present fewer than ``min(sizes) - 1`` are new to them,
     at least ``min(sizes) - 1 - new`` of their table partners are repeats.
     Summing this deficit over players counts every repeated pair at most twice
-    (once from each side), so half of the sum, rounded up, is sound. It is 0
-    whenever every player still has enough fresh opponents, even where the
-    true minimum is higher (the bound is simple, not tight).
+    (once from each side), so half of the sum, rounded up, is sound.
+
+    Second, by pairs: the round seats ``sum(C(s, 2))`` pairs, and only the pairs
+    of present players who never met can be new, so the rest are repeats
+    (6 players at two tables of 3 after two repeat-free rounds: 6 pairs to seat,
+    3 unmet left, at least 3 repeats).
+
+    Third, by the last round's tables (``last_round_pairs``, pigeonhole): the
+    ``m`` present players of one earlier table, spread over the round's ``T``
+    tables as evenly as can be, still share ``r * C(q + 1, 2) + (T - r) * C(q, 2)``
+    pairs (``q, r = divmod(m, T)``); these pairs differ from table to table, so
+    the sum is sound (8 players at two tables of 4 after one round: 4 repeats).
+
+    The largest of the three is returned. It is 0 whenever players still have
+    enough fresh opponents and pairs, even where the true minimum is higher
+    (the bound is simple, not tight).
     """
     ids = {_player_id(player) for player in players}
     if not sizes or not ids:
@@ -1100,7 +1118,35 @@ def unavoidable_repeats(players: Iterable[SeatingPlayer | int], met: MetInput, s
     for pid in ids:
         fresh = len(ids) - 1 - len(seen.get(pid, ()))
         deficit += max(0, need - fresh)
-    return (deficit + 1) // 2
+    met_among_present = sum(len(partners) for partners in seen.values()) // 2
+    unmet = len(ids) * (len(ids) - 1) // 2 - met_among_present
+    seated_pairs = sum(size * (size - 1) // 2 for size in sizes)
+    return max((deficit + 1) // 2, seated_pairs - unmet, _spread_bound(ids, last_round_pairs, len(sizes)))
+
+
+def _spread_bound(ids: set[int], last_round_pairs: Iterable[Iterable[int]], table_count: int) -> int:
+    """The repeats forced by spreading each earlier table's present players over ``table_count``
+    tables (see ``unavoidable_repeats``). The tables are the components of the pairs' graph."""
+    parent: dict[int, int] = {}
+
+    def root(pid: int) -> int:
+        while parent.setdefault(pid, pid) != pid:
+            parent[pid] = parent[parent[pid]]
+            pid = parent[pid]
+        return pid
+
+    for pair in last_round_pairs:
+        first, second = tuple(pair)
+        if first in ids and second in ids:
+            parent[root(first)] = root(second)
+    group_sizes: dict[int, int] = {}
+    for pid in parent:
+        group_sizes[root(pid)] = group_sizes.get(root(pid), 0) + 1
+    bound = 0
+    for size in group_sizes.values():
+        q, r = divmod(size, table_count)
+        bound += r * (q + 1) * q // 2 + (table_count - r) * q * (q - 1) // 2
+    return bound
 
 
 def repeat_free_rounds_bound(n: int, preferred: int = 3, largest: int = 4) -> int:

@@ -103,7 +103,7 @@ def check_round(n: int, played: Round, preferred: int, largest: int) -> None:
     assert all(preferred <= size <= largest for size in plan.sizes)
     assert sorted(plan.sizes, reverse=True) == table_sizes(n, preferred, largest)
     assert plan.repeated_pairs == count_repeated_pairs(plan.tables, played.met)
-    assert plan.unavoidable_repeats == unavoidable_repeats(range(n), played.met, plan.sizes)
+    assert plan.unavoidable_repeats == unavoidable_repeats(range(n), played.met, plan.sizes, played.last)
     assert plan.unavoidable_repeats <= plan.repeated_pairs
     assert plan.repeated_pairs <= fair_shuffle_repeats(n, played, preferred, largest)
     assert plan.short_table_spread <= 1
@@ -194,15 +194,24 @@ def _partitions(players: Sequence[int], sizes: Sequence[int]) -> Iterator[list[t
 @given(
     n=st.integers(min_value=3, max_value=9),
     met=st.lists(st.tuples(st.integers(0, 8), st.integers(0, 8)), max_size=30),
+    order=st.permutations(range(9)),
 )
-def test_lower_bound_is_sound(n: int, met: list[tuple[int, int]]) -> None:
-    """No seating of a tiny field has fewer repeats than ``unavoidable_repeats``."""
+def test_lower_bound_is_sound(n: int, met: list[tuple[int, int]], order: list[int]) -> None:
+    """No seating of a tiny field has fewer repeats than ``unavoidable_repeats``, with a last
+    round (a random seating of the same field) among what met."""
     if not _seatable(n):
         return
     sizes = table_sizes(n)
-    pairs = [pair for pair in met if pair[0] != pair[1]]
+    players = [pid for pid in order if pid < n]
+    last_tables, at = [], 0
+    for size in sizes:
+        last_tables.append(tuple(players[at : at + size]))
+        at += size
+    last = [pair for table in last_tables for pair in itertools.combinations(table, 2)]
+    pairs = [pair for pair in met if pair[0] != pair[1]] + last
     best = min(count_repeated_pairs(tables, pairs) for tables in _partitions(list(range(n)), sizes))
-    assert unavoidable_repeats(range(n), pairs, sizes) <= best
+    assert unavoidable_repeats(range(n), pairs, sizes, last) <= best
+    assert unavoidable_repeats(range(n), pairs, sizes) <= unavoidable_repeats(range(n), pairs, sizes, last)
 
 
 def test_lower_bound_counts_players_without_fresh_opponents() -> None:
@@ -212,6 +221,35 @@ def test_lower_bound_counts_players_without_fresh_opponents() -> None:
     plan = seat_avoiding_repeats(range(6), 1, met)
     assert plan.unavoidable_repeats == 2
     assert plan.repeated_pairs >= 2
+
+
+def test_lower_bound_counts_the_pairs_left_unmet() -> None:
+    """9 players at three tables of 3 after four repeat-free rounds (the affine plane of order 3):
+    every one of the 36 pairs met, so all 9 pairs of the next round repeat."""
+    rounds = [
+        [(0, 1, 2), (3, 4, 5), (6, 7, 8)],
+        [(0, 3, 6), (1, 4, 7), (2, 5, 8)],
+        [(0, 4, 8), (1, 5, 6), (2, 3, 7)],
+        [(0, 5, 7), (1, 3, 8), (2, 4, 6)],
+    ]
+    met = [pair for tables in rounds for table in tables for pair in itertools.combinations(table, 2)]
+    assert unavoidable_repeats(range(9), met[:27], [3, 3, 3]) == 0  # the fourth round is still free
+    assert unavoidable_repeats(range(9), met, [3, 3, 3]) == 9
+    # 7 players at 4-3 seat 9 pairs; with 16 of the 21 pairs met only 5 are new: at least 4 repeat.
+    seven = list(itertools.combinations(range(7), 2))[:16]
+    assert unavoidable_repeats(range(7), seven, [4, 3]) >= 9 - 5
+
+
+def test_lower_bound_spreads_the_last_rounds_tables() -> None:
+    """After one round of 8 players at 4-4, each table of the next holds two pairs from one earlier
+    table (pigeonhole): 4 repeats, which no per-player or pair count sees, and the planner gets 4."""
+    first = [(0, 1, 2, 3), (4, 5, 6, 7)]
+    met = [pair for table in first for pair in itertools.combinations(table, 2)]
+    assert unavoidable_repeats(range(8), met, [4, 4]) == 0
+    assert unavoidable_repeats(range(8), met, [4, 4], met) == 4
+    best = min(count_repeated_pairs(tables, met) for tables in _partitions(list(range(8)), [4, 4]))
+    plan = seat_avoiding_repeats(range(8), 1, met, met, preferred=4, largest=4)
+    assert best == plan.repeated_pairs == plan.unavoidable_repeats == 4
 
 
 def test_short_tables_go_to_those_with_fewest() -> None:

@@ -1,5 +1,6 @@
 """The points format's record (see ``tournament.formats.record.build``): its own pages show who
-plays the next round, pause a player for it and bring them back."""
+plays the next round, pause a player for it and bring them back, preview the next round's
+seating and seat it as shown."""
 
 from __future__ import annotations
 
@@ -13,10 +14,13 @@ FIELD = path("t/<int:tournament_id>/points/rounds/<int:number>/players/", views.
 PAUSE = path("t/<int:tournament_id>/points/players/<int:player_id>/pause/", views.pause, name="points_pause")
 RESUME = path("t/<int:tournament_id>/points/players/<int:player_id>/back/", views.resume, name="points_back")
 
+PREVIEW = path("t/<int:tournament_id>/points/rounds/<int:number>/preview/", views.preview, name="points_preview")
+SEAT = path("t/<int:tournament_id>/points/rounds/<int:number>/seat/", views.seat_previewed, name="points_seat")
+
 FORMAT = build(
     "points",
     label=enums.Format.POINTS.label,
     games=(enums.Game.UNO,),
     entry="winner",
-    urlpatterns=(FIELD, PAUSE, RESUME),
+    urlpatterns=(FIELD, PAUSE, RESUME, PREVIEW, SEAT),
 )

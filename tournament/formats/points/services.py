@@ -39,7 +39,111 @@ SLUG = "points"
 OTHER_FORMAT = gettext_lazy("This tournament does not use the points format.")
 
 
-def start_round(*, tournament: Tournament, actor: User, choice: str = "", seed: int | None = None) -> Round:
+class PreviewOutdated(ServiceError):
+    """The tournament changed between the organiser's preview and "Seat as shown"."""
+
+
+@dataclass(frozen=True)
+class NextRound:
+    """The next round as it would be seated (``plan_next_round``): its number, the round before
+    (None before the first), the seating, the
+    table sizes (with the organiser's choice, if one was needed), how many pause, and the note
+    the round will carry (repeats against the bound, short tables, clubs, the lookahead)."""
+
+    number: int
+    current: Round | None
+    plan: seating.SeatingPlan
+    tables: points.TablePlan
+    paused_count: int
+    note: str
+    # The plan's pairs that sat together before, and how often (for the preview to name them).
+    repeated: dict[frozenset[int], int]
+
+
+def plan_next_round(tournament: Tournament, *, choice: str = "", seed: int) -> NextRound:
+    """Plan the next round from ``seed`` without saving anything: what ``start_round`` seats with
+    the same seed, choice and field, and what the organiser's preview shows before seating.
+
+    Raises what ``start_round`` raises before it writes: ``ServiceError`` (finished, tables still
+    playing, all rounds played, no draw, too few players) and ``NeedsChoice``. The work is bounded
+    (``seating.seat_avoiding_repeats``' lookahead and swap limits), so a preview answers in time.
+    """
+    refuse_other_format(tournament, SLUG, OTHER_FORMAT)
+    refuse_if_finished(tournament)
+    current = latest_round(tournament)
+    if current is not None:
+        refuse_while_playing(current.tables.all())
+        if current.number >= tournament.rounds_planned:
+            raise ServiceError(_("All %(count)d rounds have been played.") % {"count": tournament.rounds_planned})
+    else:
+        refuse_without_draw(tournament)
+    checked_in = list(
+        Player.objects.filter(tournament=tournament, status=enums.PlayerStatus.CHECKED_IN).values_list(
+            "pk", "club", "paused_from_round"
+        )
+    )
+    # A pause is always set for a round not seated yet (``pause_player``): whoever has one sits out.
+    players = [(pid, club) for pid, club, paused in checked_in if paused is None]
+    paused_count = len(checked_in) - len(players)
+    refuse_too_few(len(players), points.SPEC.min_players)
+    tables = _table_plan(tournament, len(players), choice)
+    history = reads.history(tournament)
+    met = points.met_pairs(history)
+    plan = seating.seat_avoiding_repeats(
+        [seating.SeatingPlayer(id=pid, club=club) for pid, club in players],
+        seed,
+        met,
+        seating.table_pairs(history[-1]) if history else set(),
+        tables.preferred,
+        tables.largest,
+        # The short tables go to those who sat at one least often (nobody twice before everyone once).
+        short_table_history=points.short_table_counts(history, tables.preferred),
+        keep_clubs_apart=tournament.keep_clubs_apart,
+        # Planning the rounds still to come together keeps more of them repeat-free (social golfer).
+        rounds_left=max(tournament.rounds_planned - (current.number if current is not None else 0), 1),
+    )
+    number = current.number + 1 if current is not None else 1
+    note = _round_note(tournament, plan, tables, paused_count)
+    repeated = {pair: met[pair] for pair in seating.table_pairs(plan.tables) if pair in met}
+    return NextRound(number, current, plan, tables, paused_count, note, repeated)
+
+
+def _round_note(tournament: Tournament, plan: seating.SeatingPlan, tables: points.TablePlan, paused: int) -> str:
+    """The round's note: repeats against the bound, short tables, clubs, the lookahead, the choice, pauses."""
+    note = _(
+        "Repeated pairs: %(pairs)d (from the last round: %(last)d; unavoidable: at least %(bound)d). "
+        "Short tables: each player's count differs by at most %(spread)d."
+    ) % {
+        "pairs": plan.repeated_pairs,
+        "last": plan.repeats_from_last_round,
+        "bound": plan.unavoidable_repeats,
+        "spread": plan.short_table_spread,
+    }
+    if tournament.keep_clubs_apart:
+        note += " " + _("Players of one club at one table: %(pairs)d (unavoidable: %(floor)d).") % {
+            "pairs": plan.club_conflicts,
+            "floor": plan.club_floor,
+        }
+    if plan.planned_rounds > 1:
+        note += " " + _(
+            "Planned with the %(planned)d rounds left: %(free)d of them without a repeated pair "
+            "(at most %(bound)d are possible)."
+        ) % {"planned": plan.planned_rounds, "free": plan.repeat_free_ahead, "bound": plan.repeat_free_ahead_bound}
+    if tables.chosen is not None:
+        note = f"{note} {chosen_note(tournament, sum(plan.sizes), tables.chosen)}"
+    if paused:
+        note += " " + ngettext("%(count)d player pauses.", "%(count)d players pause.", paused) % {"count": paused}
+    return note
+
+
+def start_round(
+    *,
+    tournament: Tournament,
+    actor: User,
+    choice: str = "",
+    seed: int | None = None,
+    previewed_version: int | None = None,
+) -> Round:
     """Seat the next round: every checked-in player who is not paused (``pause_player``), at
     tables of 3-4, with the fewest repeated pairs (then the fewest repeats from the last round).
     A late arrival checked in since the last round is seated like everyone else; a withdrawn
@@ -54,71 +158,26 @@ def start_round(*, tournament: Tournament, actor: User, choice: str = "", seed: 
     A code that is not among the options asks again, saying so, and saves nothing. The
     choice is written in the round's note and the audit entry. Every round asks anew (the
     count may have changed); with automatic advancement the question waits on the rounds page.
+
+    Seating what the organiser previewed (``plan_next_round``): pass its ``seed`` and the
+    tournament's version at the preview as ``previewed_version``; if anything was written since
+    (a check-in, a pause, a setting), the seating would differ, so it is refused with
+    ``PreviewOutdated`` and nothing is saved.
     """
     with transaction.atomic():
         locked = lock_tournament(tournament.pk)
-        refuse_other_format(locked, SLUG, OTHER_FORMAT)
-        refuse_if_finished(locked)
-        current = latest_round(locked)
-        if current is not None:
-            refuse_while_playing(current.tables.all())
-            if current.number >= locked.rounds_planned:
-                raise ServiceError(_("All %(count)d rounds have been played.") % {"count": locked.rounds_planned})
-        else:
-            refuse_without_draw(locked)
-        checked_in = list(
-            Player.objects.filter(tournament=locked, status=enums.PlayerStatus.CHECKED_IN).values_list(
-                "pk", "club", "paused_from_round"
+        if previewed_version is not None and locked.version != previewed_version:
+            raise PreviewOutdated(
+                _("Something changed since this preview (a check-in, a pause or a setting). Look at the new one.")
             )
-        )
-        # A pause is always set for a round not seated yet (``pause_player``): whoever has one sits out.
-        players = [(pid, club) for pid, club, paused in checked_in if paused is None]
-        paused_count = len(checked_in) - len(players)
-        refuse_too_few(len(players), points.SPEC.min_players)
-        tables = _table_plan(locked, len(players), choice)
-        history = reads.history(locked)
         seed = draws.new_seed() if seed is None else seed
-        plan = seating.seat_avoiding_repeats(
-            [seating.SeatingPlayer(id=pid, club=club) for pid, club in players],
-            seed,
-            points.met_pairs(history),
-            seating.table_pairs(history[-1]) if history else set(),
-            tables.preferred,
-            tables.largest,
-            # The short tables go to those who sat at one least often (nobody twice before everyone once).
-            short_table_history=points.short_table_counts(history, tables.preferred),
-            keep_clubs_apart=locked.keep_clubs_apart,
-            # Planning the rounds still to come together keeps more of them repeat-free (social golfer).
-            rounds_left=max(locked.rounds_planned - (current.number if current is not None else 0), 1),
+        next_round = plan_next_round(locked, choice=choice, seed=seed)
+        plan, tables = next_round.plan, next_round.tables
+        if next_round.current is not None:
+            rounds.close_round(next_round.current)
+        new_round = rounds.open_round(
+            locked, stage=enums.Stage.MAIN, seed=seed, algorithm=plan.algorithm, note=next_round.note
         )
-        if current is not None:
-            rounds.close_round(current)
-        note = _(
-            "Repeated pairs: %(pairs)d (from the last round: %(last)d; unavoidable: at least %(bound)d). "
-            "Short tables: each player's count differs by at most %(spread)d."
-        ) % {
-            "pairs": plan.repeated_pairs,
-            "last": plan.repeats_from_last_round,
-            "bound": plan.unavoidable_repeats,
-            "spread": plan.short_table_spread,
-        }
-        if locked.keep_clubs_apart:
-            note += " " + _("Players of one club at one table: %(pairs)d (unavoidable: %(floor)d).") % {
-                "pairs": plan.club_conflicts,
-                "floor": plan.club_floor,
-            }
-        if plan.planned_rounds > 1:
-            note += " " + _(
-                "Planned with the %(planned)d rounds left: %(free)d of them without a repeated pair "
-                "(at most %(bound)d are possible)."
-            ) % {"planned": plan.planned_rounds, "free": plan.repeat_free_ahead, "bound": plan.repeat_free_ahead_bound}
-        if tables.chosen is not None:
-            note = f"{note} {chosen_note(locked, len(players), tables.chosen)}"
-        if paused_count:
-            note += " " + ngettext("%(count)d player pauses.", "%(count)d players pause.", paused_count) % {
-                "count": paused_count
-            }
-        new_round = rounds.open_round(locked, stage=enums.Stage.MAIN, seed=seed, algorithm=plan.algorithm, note=note)
         for table_players in plan.tables:
             rounds.seat_table(new_round, table_players)
         rounds.mark_running(locked)
@@ -130,8 +189,9 @@ def start_round(*, tournament: Tournament, actor: User, choice: str = "", seed: 
             round=new_round.number,
             seed=seed,
             repeated_pairs=plan.repeated_pairs,
-            **({"paused": paused_count} if paused_count else {}),
+            **({"paused": next_round.paused_count} if next_round.paused_count else {}),
             **({"choice": tables.chosen.code} if tables.chosen is not None else {}),
+            **({"previewed": True} if previewed_version is not None else {}),
         )
     return new_round
 

@@ -6,6 +6,8 @@ refusals (play has started, already withdrawn) come before the question and stay
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.utils import timezone
 
@@ -60,8 +62,11 @@ def test_drawing_again_names_the_time_of_the_last_draw(tournament, desk):  # typ
     checked_in_players(tournament, desk, 1)
     start_numbers.draw_start_numbers(tournament=tournament, actor=desk, seed=1)
     last = start_numbers.draw_start_numbers(tournament=tournament, actor=desk, seed=2, confirmed=True)
+    # A fixed time of day names the draw; the earlier draw is moved a day back
+    # so that the one drawn last stays the latest whatever the clock says.
     at = timezone.now().replace(hour=14, minute=5)
     StartNumberDraw.objects.filter(pk=last.pk).update(drawn_at=at)
+    StartNumberDraw.objects.exclude(pk=last.pk).filter(tournament=tournament).update(drawn_at=at - timedelta(days=1))
 
     question = _asks(lambda: start_numbers.draw_start_numbers(tournament=tournament, actor=desk, seed=3))
 
