@@ -30,6 +30,7 @@ from tournament import enums, folding, versions
 from tournament.formats import registry
 from tournament.formats.record import Format, Standing
 from tournament.models import Player, Round, Seat, Table, Tournament
+from tournament.selectors import ranking as ranking_reads
 from tournament.selectors.desk import folded_match
 
 # The projector's pages as the server sends them: what a 16:9 screen holds when no name wraps
@@ -211,9 +212,9 @@ def snapshot(tournament: Tournament) -> Snapshot:
     ranking: list[Standing] = []
     standings: list[Standing] = []
     if tournament.status == enums.TournamentStatus.FINISHED:
-        ranking = _taking_part(fmt.ranking(tournament), seated)
+        ranking = _taking_part(ranking_reads.rows(tournament), seated)
     if fmt.live_standings and public_rounds:
-        standings = ranking or _taking_part(fmt.ranking(tournament), seated)
+        standings = ranking or _taking_part(ranking_reads.rows(tournament), seated)
     return Snapshot(
         tournament=tournament,
         format=fmt,
@@ -346,7 +347,7 @@ def final_places(tournament: Tournament) -> dict[int, int]:
     key = f"places2:{tournament.pk}:{tournament.version}"
     places = cache.get(key)
     if not isinstance(places, dict):
-        places = {row.player.pk: row.place for row in registry.of(tournament).ranking(tournament)}
+        places = {row.player.pk: row.place for row in ranking_reads.rows(tournament)}
         cache.set(key, places, 60 * 60)
     return places
 

@@ -3,13 +3,19 @@
 The ranking page, the CSV export, ``api.json``, the projector and the phone page
 all read it here; each format computes it in its ``reads.ranking`` and names
 the columns it fills (``Format.ranking_columns``).
+
+Reading pages take the rows from ``rows``: computed once per tournament version and
+language and kept in the shared cache (at 5,000 players the computation takes a second
+or more; the ranking page, the CSV, the print pack, the projector and the phones then
+share it). Writes that compare rankings (``play.corrections``) compute their own.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.utils.translation import gettext_lazy
+from django.core.cache import cache
+from django.utils.translation import get_language, gettext_lazy
 
 from tournament.formats import registry
 from tournament.formats.record import RANKING_COLUMNS, Label, Standing
@@ -44,11 +50,34 @@ class Ranking:
         return [(row, [(column, getattr(row, column.key)) for column in self.columns]) for row in self.rows]
 
 
+# As long as the rendered public pages (``tournament.renderings.KEEP_SECONDS``).
+KEEP_SECONDS = 60 * 60
+
+
+def rows(tournament: Tournament) -> list[Standing]:
+    """The format's ranking of ``tournament`` at its version, in the active language.
+
+    Kept in the shared cache under the tournament's id, public key and version (every write
+    that can change a place, a name or a column bumps the version: ``writes.bump``; the key
+    also names the public key so that a reused id never finds another tournament's rows)
+    and the language (the "reached" words are translated as they are computed). A key
+    never holds rows older than its version: ``tournament`` was read before the rows were.
+    """
+    key = f"ranking1:{tournament.pk}:{tournament.public_key}:{tournament.version}:{get_language()}"
+    cached = cache.get(key)
+    if isinstance(cached, list):
+        return cached
+    computed = registry.of(tournament).ranking(tournament)
+    cache.set(key, computed, KEEP_SECONDS)
+    return computed
+
+
 def ranking(tournament: Tournament) -> Ranking:
+    """The rows (``rows``), the format's columns and its title."""
     fmt = registry.of(tournament)
     columns = [
         Column(key=key, label=COLUMN_LABELS[key], numeric=key != "reached")
         for key in RANKING_COLUMNS
         if key in fmt.ranking_columns
     ]
-    return Ranking(rows=fmt.ranking(tournament), columns=columns, title=fmt.ranking_title)
+    return Ranking(rows=rows(tournament), columns=columns, title=fmt.ranking_title)
