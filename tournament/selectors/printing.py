@@ -274,7 +274,7 @@ def final_ranking(tournament: Tournament) -> FinalRanking:
         )
     )
     return FinalRanking(
-        ranking=ranking_reads.ranking(tournament),
+        ranking=ranking_reads.ranking(tournament, skip_empty_reached=True),
         final_points=final_points,
         points_target=target,
         duels=[Duel(table=table, seats=list(table.seats.all())) for table in duels],

@@ -72,12 +72,16 @@ def rows(tournament: Tournament) -> list[Standing]:
     return computed
 
 
-def ranking(tournament: Tournament) -> Ranking:
-    """The rows (``rows``), the format's columns and its title."""
+def ranking(tournament: Tournament, *, skip_empty_reached: bool = False) -> Ranking:
+    """The rows (``rows``), the format's columns and its title.
+
+    With ``skip_empty_reached`` (the page and the printout, not the CSV, whose columns stay
+    the same) the "reached" column is left out where no row has anything in it (a points
+    tournament without late arrivals, pauses or withdrawals): its width goes to the names."""
     fmt = registry.of(tournament)
-    columns = [
-        Column(key=key, label=COLUMN_LABELS[key], numeric=key != "reached")
-        for key in RANKING_COLUMNS
-        if key in fmt.ranking_columns
-    ]
-    return Ranking(rows=rows(tournament), columns=columns, title=fmt.ranking_title)
+    standings = rows(tournament)
+    keys = [key for key in RANKING_COLUMNS if key in fmt.ranking_columns]
+    if skip_empty_reached and "reached" in keys and not any(row.reached for row in standings):
+        keys.remove("reached")
+    columns = [Column(key=key, label=COLUMN_LABELS[key], numeric=key != "reached") for key in keys]
+    return Ranking(rows=standings, columns=columns, title=fmt.ranking_title)
