@@ -72,6 +72,7 @@ dry-runs: $(VENV)/.installed-dev postgres
 bench: $(VENV)/.installed-dev postgres
 	$(BIN)/python bench/run.py
 	$(BIN)/python bench/seating.py
+	$(BIN)/python bench/hall.py
 
 messages: $(VENV)/.installed-dev
 	$(BIN)/python manage.py makemessages -l de -l it --no-obsolete --ignore=.venv --ignore=var
