@@ -4,8 +4,8 @@
     .venv/bin/python bench/hall.py
 
 Builds a fresh PostgreSQL database (``spielleitung_hall``) holding a knockout
-tournament in play (``BENCH_HALL_PLAYERS`` players, by default 9 per tablet and
-at least 200: 450 for 50 tablets, whose round 1 has 150 tables of three), one
+tournament in play (``BENCH_HALL_PLAYERS`` players, by default 18 per tablet and
+at least 200: 900 for 50 tablets, whose round 1 has 300 tables of three), one
 referee account (with its own session) per tablet, serves it with gunicorn on
 127.0.0.1 (2 sync workers sharing one Redis through ``REDIS_URL``, a key prefix
 of the run's own, as bench/run.py's throughput cases) and measures, every loop
@@ -39,13 +39,19 @@ tournament's default); it then takes no more results. The tablets let the seats
 win in turn, so a table of three takes its most games, 3 x 2 + 1 = 7, and a
 tablet whose table is decided (the panel in its answer, saved or refused, shows
 the decided banner) moves to the next free table of the round, as a referee
-walks to the next table (closing the decided one is left out). Hence the field of three
-tables per tablet: 150 tables take 1,050 results, about twice what a default run
-posts on 2 cores. Many more wins a table would keep the tablets at one table,
-but a post reads and shows every game of its table, so tables of 40 games would
-make each post dearer than in a real hall. Nothing is undone. A tablet that
-finds no free table left stops, and the report warns (raise BENCH_HALL_PLAYERS).
-The field's size sets the projector's cost: its screen lists every player.
+walks to the next table (closing the decided one is left out). Hence the field
+of six tables per tablet: 300 tables take 2,100 results, about 1.5 times what a
+default run posts on a quiet 2-core machine (28 posts/s flat out for 15 s, then
+up to 25/s for 40 s). Many more wins a table would keep the tablets at one
+table, but a post reads and shows every game of its table, so tables of 40
+games would make each post dearer than in a real hall. Nothing is undone. A
+tablet that finds no free table left stops; each part reports how many had
+stopped by its end (its figures are then not the hall's), and the run warns.
+
+The field is larger than a hall of 50 tables would hold, and the projector's
+screen lists every player: a changed screen is about 340 KB for 900 players and
+takes a worker some 0.2-0.4 s to render (at most once a second, ``renderings``),
+so part 4 asks more of the server than such a hall's projectors would.
 
 ``BENCH_HALL_RESEND`` (0.02): the share of accepted entries sent once more with
 the same key and version, as the outbox does when an answer was lost on the
@@ -89,8 +95,8 @@ DATABASE_NAME = urlparse(DATABASE_URL).path.lstrip("/")
 TABLETS = int(os.environ.get("BENCH_HALL_TABLETS", "50"))
 SPECTATORS = int(os.environ.get("BENCH_HALL_SPECTATORS", "1000"))
 SECONDS = float(os.environ.get("BENCH_HALL_SECONDS", "20"))
-# Three tables of three per tablet (21 results each, see the docstring), at least 200 players.
-PLAYERS = int(os.environ.get("BENCH_HALL_PLAYERS", str(max(200, 9 * TABLETS))))
+# Six tables of three per tablet (42 results each, see the docstring), at least 200 players.
+PLAYERS = int(os.environ.get("BENCH_HALL_PLAYERS", str(max(200, 18 * TABLETS))))
 WINS_NEEDED = int(os.environ.get("BENCH_HALL_WINS", "3"))
 RESEND = float(os.environ.get("BENCH_HALL_RESEND", "0.02"))
 PERIOD = float(os.environ.get("BENCH_HALL_PERIOD", "2"))
@@ -546,12 +552,14 @@ def spectate(path: str, etag: str, start: float, stop: float, out: multiprocessi
 
 
 def latency_figures(record: Record) -> dict[str, object]:
+    """A part's latencies and answers, and how many tablets had run out of tables by its end."""
     fives = sum(count for status, count in record.statuses.items() if status.startswith("5"))
     return {
         "p50_ms": ms(percentile(record.latencies, 0.5)),
         "p95_ms": ms(percentile(record.latencies, 0.95)),
         "answers": dict(record.statuses),
         "5xx": fives,
+        "tablets_out_of_tables": record.out_of_tables,
     }
 
 
@@ -713,6 +721,8 @@ def print_report(report: dict[str, Any]) -> None:
     ]
     print(f"\n{'part':28}  {'p50 ms':>7}  {'p95 ms':>7}  {'5xx':>4}  posts")
     for name, row, what in rows:
+        if row["tablets_out_of_tables"]:
+            what += f", NOT VALID: {row['tablets_out_of_tables']} tablets out of tables"
         print(f"{name:28}  {row['p50_ms']:7.1f}  {row['p95_ms']:7.1f}  {row['5xx']:4d}  {what}")
     goal = "met" if crowded["goal_p95_within_3x"] else "NOT met"
     print(f"tablets' p95 with spectators / without: {crowded['p95_ratio_to_paced']} (goal <= 3: {goal})")
