@@ -288,9 +288,10 @@ SPIELLEITUNG_BACKUP_DIR = os.environ.get("SPIELLEITUNG_BACKUP_DIR", "")
 # The cache holds the tournaments' versions (a poll that changes nothing reads no database:
 # tournament.versions) and the public pages' renderings (tournament.renderings). With more than
 # one process (gunicorn workers, several app servers) it must be shared: REDIS_URL (or CACHE_URL)
-# switches to Django's Redis backend, e.g. redis://127.0.0.1:6379/0. Without it each process keeps
-# its own (LocMem, `make run`): a version is then trusted for one second only, since another
-# worker's write is not seen there (tournament.versions.seconds).
+# switches to Django's Redis backend (config.cache: its client kept, not rebuilt per call), e.g.
+# redis://127.0.0.1:6379/0. Without it each process keeps its own (LocMem, `make run`): a version
+# is then trusted for one second only, since another worker's write is not seen there
+# (tournament.versions.seconds).
 CACHE_URL = os.environ.get("REDIS_URL", "").strip() or os.environ.get("CACHE_URL", "").strip()
 SHARED_CACHE = bool(CACHE_URL)
 if SHARED_CACHE:
@@ -298,13 +299,17 @@ if SHARED_CACHE:
         raise ImproperlyConfigured("REDIS_URL (or CACHE_URL) must be a redis://, rediss:// or unix:// address.")
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.cache.ReusedClientRedisCache",  # Django's, one client per pool
             "LOCATION": CACHE_URL,
             # Several sites (or test runs) may share one Redis: each keeps to its own keys.
             "KEY_PREFIX": os.environ.get("DJANGO_CACHE_PREFIX", "spielleitung"),
             "TIMEOUT": 60 * 60,
         }
     }
+    # Staff sessions are read from the shared cache (written through to the database): a tap
+    # saves a query. Not with a cache per process, where a logout in one worker would leave the
+    # session alive in the others' caches.
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 else:
     CACHES = {
         "default": {

@@ -7,6 +7,8 @@ submission from a tablet record the game once.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -52,6 +54,10 @@ class Game(models.Model):
     # Not stored: True when a service returned this game for a retried
     # submission (same idempotency key) instead of recording a new one.
     replayed = False
+    # Not stored: the locked table a result entry has just written this game at, holding in
+    # memory what the entry read and refreshed (seats, games with scores; see
+    # ``tournament.selectors.play.table_view_after_entry``). None on a game read from the database.
+    table_after_entry: Any = None
 
     class Meta:
         verbose_name = _("game")

@@ -18,6 +18,18 @@ app_name = "tournament"
 register_converter(display.PublicKeyConverter, "public_key")
 
 urlpatterns = [
+    # First: the projector's and phones' polls, the most frequent requests, are resolved after
+    # the fewest patterns (resolving ran through some fifty before them, a sixth of a 304).
+    # The public pages under the tournament's unguessable key (``Tournament.public_key``).
+    path("p/<public_key:public_key>/", display.projector, name="projector"),
+    path("p/<public_key:public_key>/screen/", display.projector_screen, name="projector_screen"),
+    path("p/<public_key:public_key>/find/", display.find, name="find"),
+    path("p/<public_key:public_key>/api.json", display.api, name="api"),
+    # The old addresses by number: a redirect to the above while the tournament is listed, else 404.
+    path("p/<int:tournament_id>/", display.by_number, {"page": "projector"}, name="projector_by_number"),
+    path("p/<int:tournament_id>/screen/", display.by_number, {"page": "projector_screen"}, name="screen_by_number"),
+    path("p/<int:tournament_id>/find/", display.by_number, {"page": "find"}, name="find_by_number"),
+    path("p/<int:tournament_id>/api.json", display.by_number, {"page": "api"}, name="api_by_number"),
     path("", desk.home, name="home"),
     path("sw.js", offline.service_worker, name="service_worker"),
     path("t/new/", desk.tournament_create, name="create"),
@@ -101,16 +113,6 @@ urlpatterns = [
         name="table_corrections",
     ),
     path("t/<int:tournament_id>/referee/tables/<int:table_id>/time/", referee.call_time, name="call_time"),
-    # The public pages under the tournament's unguessable key (``Tournament.public_key``).
-    path("p/<public_key:public_key>/", display.projector, name="projector"),
-    path("p/<public_key:public_key>/screen/", display.projector_screen, name="projector_screen"),
-    path("p/<public_key:public_key>/find/", display.find, name="find"),
-    path("p/<public_key:public_key>/api.json", display.api, name="api"),
-    # The old addresses by number: a redirect to the above while the tournament is listed, else 404.
-    path("p/<int:tournament_id>/", display.by_number, {"page": "projector"}, name="projector_by_number"),
-    path("p/<int:tournament_id>/screen/", display.by_number, {"page": "projector_screen"}, name="screen_by_number"),
-    path("p/<int:tournament_id>/find/", display.by_number, {"page": "find"}, name="find_by_number"),
-    path("p/<int:tournament_id>/api.json", display.by_number, {"page": "api"}, name="api_by_number"),
 ]
 # Each format's own pages (the life-bands half tracker, ...).
 urlpatterns += [pattern for record in registry.FORMATS.values() for pattern in record.urlpatterns]

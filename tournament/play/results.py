@@ -115,6 +115,20 @@ class Seen:
         """Numbers are never reused: an undone game keeps its number."""
         return max((game.number for game in self.games), default=0) + 1
 
+    def replay(self, idempotency_key: str) -> Game | None:
+        """The game of this table already recorded with ``idempotency_key`` (marked ``replayed``,
+        its winner and loser loaded from the seats), or None."""
+        existing = next((game for game in self.games if game.idempotency_key == idempotency_key), None)
+        if existing is None:
+            return None
+        players = {seat.player_id: seat.player for seat in self.seats}
+        for relation in ("winner", "loser"):
+            player = players.get(getattr(existing, f"{relation}_id"))
+            if player is not None:  # (else the name is read when it is shown)
+                setattr(existing, relation, player)
+        existing.replayed = True
+        return existing
+
     def hand_over(self, table: Table, game: Game, scores: list[GameScore]) -> None:
         """Give the locked ``table`` what was read, with ``game`` just written, so that the
         format's refresh (``tables.tally``) reads nothing again."""
@@ -252,10 +266,10 @@ def winner_recorder(*, score: Score, refresh: Refresh) -> Callable[..., Game]:
         # Before the tournament lock (the hall's taps queue there): a retry answered from what is
         # recorded, and the table read, so that under the lock only the writes remain.
         _refuse_malformed_key(idempotency_key)
-        replay = replayed_game(idempotency_key, table_id)
-        if replay is not None:
-            return replay
         seen = read_table(tournament, table_id)
+        replay = seen.replay(idempotency_key)  # a retry of an entry recorded here (a key used at
+        if replay is not None:  # another table is refused by the insert below: the key is unique)
+            return replay
         with transaction.atomic():
             locked = lock_tournament(tournament.pk)
             table = lock_table(locked, table_id)
@@ -269,7 +283,8 @@ def winner_recorder(*, score: Score, refresh: Refresh) -> Callable[..., Game]:
                 raise ServiceError(_("Table %(number)d is already decided.") % {"number": table.number})
             if seen.version != table.version:
                 seen = read_table(locked, table_id)  # changed since the first read: read it again, locked
-            seated = {seat.player_id for seat in seen.seats}
+            players = {seat.player_id: seat.player for seat in seen.seats}
+            seated = set(players)
             if winner_id not in seated:
                 raise ServiceError(_("The winner does not sit at table %(number)d.") % {"number": table.number})
             if table.first_dealer_position is None:
@@ -284,7 +299,7 @@ def winner_recorder(*, score: Score, refresh: Refresh) -> Callable[..., Game]:
                 game = Game.objects.create(
                     table=table,
                     number=max(seen.next_number, played + 1),
-                    winner_id=winner_id,
+                    winner=players[winner_id],  # loaded: the answer names the winner without a query
                     dealer_position=(table.first_dealer_position + played) % len(seen.seats),
                     idempotency_key=idempotency_key,
                     entered_by=acting_user(actor),
@@ -303,6 +318,7 @@ def winner_recorder(*, score: Score, refresh: Refresh) -> Callable[..., Game]:
             if game.table_version != table.version:
                 stamp_table_version(game, table)
             audit(locked, actor, "game_recorded", table=table.pk, game=game.number, winner=winner_id)
+        game.table_after_entry = table  # the answer's panel is rendered from it, without reading again
         return game
 
     return record_game

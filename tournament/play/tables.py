@@ -49,13 +49,25 @@ def tally(table: Table) -> Tally:
 
 
 def save_tally(table: Table, result: Tally, places: Mapping[int, int], *, decided: bool) -> None:
-    """Store the tallies and places on the seats (the winner, place 1, advances) and the table's outcome."""
+    """Store the tallies and places on the seats (the winner, place 1, advances) and the table's outcome.
+
+    Only the seats whose figures changed are written (a game usually changes one seat's wins): one
+    plain UPDATE for a single seat, one bulk update for more, none when nothing changed."""
+    fields = ("games_won", "points", "place", "advances")
+    changed: list[Seat] = []
     for seat in result.seats:
+        before = tuple(getattr(seat, name) for name in fields)
         seat.games_won = result.wins[seat.player_id]
         seat.points = result.points[seat.player_id]
         seat.place = places.get(seat.player_id)
         seat.advances = (seat.place == 1) if decided else None
-    Seat.objects.bulk_update(result.seats, ["games_won", "points", "place", "advances"])
+        if tuple(getattr(seat, name) for name in fields) != before:
+            changed.append(seat)
+    if len(changed) == 1:
+        seat = changed[0]
+        Seat.objects.filter(pk=seat.pk).update(**{name: getattr(seat, name) for name in fields})
+    elif changed:
+        Seat.objects.bulk_update(changed, list(fields))
 
 
 def save_outcome(tournament: Tournament, table: Table, *, decided: bool) -> None:

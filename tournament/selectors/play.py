@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db.models import Count, Max, Prefetch, prefetch_related_objects
 
 from games.models import Game, GameScore
@@ -112,14 +113,46 @@ def table_view(tournament: Tournament, table_id: int) -> TableView:
             Prefetch(
                 "games",
                 queryset=Game.objects.select_related("winner", "loser", "entered_by")
-                .prefetch_related(Prefetch("scores", queryset=GameScore.objects.select_related("player")))
+                .prefetch_related(
+                    Prefetch("scores", queryset=GameScore.objects.select_related("player").order_by("pk"))
+                )
                 .order_by("number", "pk"),
             ),
         )
         .get(pk=table_id, round__tournament=tournament)
     )
-    seats = list(table.seats.all())
-    games = list(table.games.all())
+    return _table_view(table, list(table.seats.all()), list(table.games.all()))
+
+
+def table_view_after_entry(table: Table, actor: Any) -> TableView:
+    """The view of a table a result entry has just written, from what the entry held in memory
+    (``play.results``: the locked table with its round, its seats and players as refreshed, every
+    game with its scores, the new one included), so the answer to a tap reads the table no second
+    time. The names the panel shows are filled in from the seats; who entered each game from
+    ``actor``, else one query when another tablet entered games at this table. What it renders is
+    exactly what ``table_view`` would read (tested)."""
+    seats = sorted(table.seats.all(), key=lambda seat: seat.position)
+    games = sorted(table.games.all(), key=lambda game: (game.number, game.pk))
+    players = {seat.player_id: seat.player for seat in seats}
+    others = {game.entered_by_id for game in games} - {None, getattr(actor, "pk", None)}
+    users = {actor.pk: actor} if getattr(actor, "pk", None) is not None else {}
+    if others:
+        users.update(get_user_model().objects.in_bulk(others))
+    for game in games:
+        # Only what is known is set (setting None would clear the id); anything else is read when shown.
+        for relation, known in (("winner", players), ("loser", players), ("entered_by", users)):
+            found = known.get(getattr(game, f"{relation}_id"))
+            if found is not None:
+                setattr(game, relation, found)
+        scores = sorted(game.scores.all(), key=lambda score: score.pk)  # as table_view orders them
+        for score in scores:
+            if score.player_id in players:
+                score.player = players[score.player_id]
+        game.scores.all()._result_cache[:] = scores  # type: ignore[attr-defined]
+    return _table_view(table, seats, games)
+
+
+def _table_view(table: Table, seats: list[Any], games: list[Any]) -> TableView:
     valid = sum(1 for g in games if g.status == "valid")
     dealer = None
     if table.first_dealer_position is not None and seats:

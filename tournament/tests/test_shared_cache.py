@@ -54,7 +54,8 @@ def settings_with(env: dict[str, str]) -> dict[str, object]:
     script = (
         "import json; from config import settings as s; "
         "print(json.dumps({'backend': s.CACHES['default']['BACKEND'], 'shared': s.SHARED_CACHE, "
-        "'location': s.CACHES['default'].get('LOCATION')}))"
+        "'location': s.CACHES['default'].get('LOCATION'), "
+        "'sessions': getattr(s, 'SESSION_ENGINE', 'django.contrib.sessions.backends.db')}))"
     )
     base = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "CACHE_URL")}
     out = subprocess.run(
@@ -69,15 +70,42 @@ def settings_with(env: dict[str, str]) -> dict[str, object]:
 
 
 def test_redis_url_switches_to_the_shared_cache_and_without_it_each_process_keeps_its_own():
-    assert settings_with({})["backend"] == "django.core.cache.backends.locmem.LocMemCache"
-    assert settings_with({})["shared"] is False
+    own = settings_with({})
+    assert own["backend"] == "django.core.cache.backends.locmem.LocMemCache"
+    assert own["shared"] is False
+    # Sessions in the database only: a cache per process would keep a logged-out session alive elsewhere.
+    assert own["sessions"] == "django.contrib.sessions.backends.db"
     shared = settings_with({"REDIS_URL": "redis://127.0.0.1:6379/3"})
     assert shared == {
-        "backend": "django.core.cache.backends.redis.RedisCache",
+        "backend": "config.cache.ReusedClientRedisCache",
         "shared": True,
         "location": "redis://127.0.0.1:6379/3",
+        "sessions": "django.contrib.sessions.backends.cached_db",
     }
     assert settings_with({"CACHE_URL": "redis://127.0.0.1:6379/4"})["location"] == "redis://127.0.0.1:6379/4"
+
+
+def test_the_redis_backend_keeps_one_client_and_behaves_as_djangos():
+    """config.cache: Django's Redis backend, its client made once per pool, not on every call."""
+    if not redis_answers():
+        pytest.skip("no Redis at 127.0.0.1:6379")
+    from django.core.cache.backends.redis import RedisCache
+
+    from config.cache import ReusedClientRedisCache
+
+    prefix = f"shared-cache-test-{os.getpid()}"
+    cache = ReusedClientRedisCache(f"redis://{REDIS_HOST}:{REDIS_PORT}/5", {"KEY_PREFIX": prefix})
+    assert isinstance(cache, RedisCache)
+    assert cache._cache.get_client(write=True) is cache._cache.get_client(write=False)
+    try:
+        assert cache.add("a", {"x": 1}, 30) is True and cache.add("a", 2, 30) is False
+        cache.set_many({"b": 2, "c": [3]}, 30)
+        assert cache.get_many(["a", "b", "c"]) == {"a": {"x": 1}, "b": 2, "c": [3]}
+        assert cache.incr("b") == 3
+        cache.delete_many(["a", "b"])
+        assert cache.get("a") is None and cache.get("c") == [3]
+    finally:
+        cache.delete_many(["a", "b", "c"])
 
 
 def free_port() -> int:

@@ -141,11 +141,15 @@ def _table_context(
     error: str = "",
     notice: str = "",
     entered: Entered | None = None,
+    written: Table | None = None,
 ) -> dict[str, object]:
-    try:
-        view = play_reads.table_view(tournament, table_id)
-    except Table.DoesNotExist:
-        raise Http404 from None
+    if written is not None:
+        view = play_reads.table_view_after_entry(written, request.user)
+    else:
+        try:
+            view = play_reads.table_view(tournament, table_id)
+        except Table.DoesNotExist:
+            raise Http404 from None
     fmt = registry.of(tournament)
     return {
         "table_links": [],
@@ -177,12 +181,14 @@ def _render_table(
     entered: Entered | None = None,
     entry_version: int | None = None,
     entry_status: str = "",
+    written: Table | None = None,
 ) -> HttpResponse:
-    """The table panel (htmx) or page; 409 when ``error`` says why an entry was refused."""
+    """The table panel (htmx) or page; 409 when ``error`` says why an entry was refused.
+    ``written``: the table as the entry just saved it (``Game.table_after_entry``), shown as is."""
     if not hasattr(request, "poll"):
         # After a write: the panel's ETag is the new version's, so the next poll is a 304.
         polling.attach(request, "referee-table", "table-panel", tournament.pk, extra=str(table_id))
-    context = _table_context(request, tournament, table_id, error, notice, entered)
+    context = _table_context(request, tournament, table_id, error, notice, entered, written)
     template = "tournament/referee_table.html"
     if request.htmx:
         template += "#table-panel"
@@ -240,7 +246,10 @@ def _saved(
         response["X-Entry-Status"] = status
         return response
     entry_version = game.table_version if game is not None else None
-    return _render_table(request, tournament, table_id, notice=notice, entry_status=status, entry_version=entry_version)
+    written = game.table_after_entry if game is not None else None
+    return _render_table(
+        request, tournament, table_id, notice=notice, entry_status=status, entry_version=entry_version, written=written
+    )
 
 
 def _int(value: str | None) -> int | None:

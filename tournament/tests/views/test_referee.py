@@ -10,6 +10,8 @@ the tournament. (Who may tap at all: ``test_access``.)
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from games.models import Game
@@ -152,3 +154,32 @@ class TestClosedFinal:
             assert response.status_code == 409, name
             assert "closed" in response.content.decode()
         assert snapshot() == before
+
+
+def _panel(body: str) -> str:
+    """The panel without what differs between any two renderings: the fresh idempotency key, the
+    CSRF token (masked anew each time), and the notice of the tap just saved."""
+    body = re.sub(r'name="key" value="[0-9a-f]+"', 'name="key"', body)
+    body = re.sub(r'name="csrfmiddlewaretoken" value="\w+"', 'name="csrfmiddlewaretoken"', body)
+    return re.sub(r'<div class="alert alert-ok entry-notice"[^>]*>.*?</div>', "", body, flags=re.S)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_the_panel_a_tap_answers_with_is_the_table_as_read_again(client, login_as, scenario, fmt):
+    """The answer to a tap is rendered from what the entry held in memory (no second read); it must
+    show exactly what a poll reading the table afresh shows, games entered on another tablet included."""
+    login_as("referee", scenario.tournament)
+    ((_m, path, data),) = scenario.requests(["record_game"])
+    assert client.post(path, data, HTTP_HX_REQUEST="true").status_code == 200
+    login_as("referee", scenario.tournament)  # a second tablet at the same table
+    ((_m, path, data),) = scenario.requests(["record_game"])
+    answered = client.post(path, data, HTTP_HX_REQUEST="true", HTTP_HX_TARGET="table-panel")
+    assert answered.status_code == 200 and answered["X-Entry-Status"] == "saved"
+    read_again = client.get(
+        url("referee_table", scenario.tournament, scenario.playing.pk),
+        HTTP_HX_REQUEST="true",
+        HTTP_HX_TARGET="table-panel",
+    )
+    assert read_again.status_code == 200
+    assert Game.objects.filter(table=scenario.playing).values("entered_by").distinct().count() >= 2
+    assert _panel(answered.content.decode()) == _panel(read_again.content.decode())
