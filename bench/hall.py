@@ -25,7 +25,8 @@ bounded in count and time:
 4. **Paced tablets and spectators**: part 3 again while ``BENCH_HALL_SPECTATORS``
    (1,000) projectors poll ``/p/<public_key>/screen/`` every
    ``BENCH_HALL_SPECTATOR_PERIOD`` (5 s) each with ``If-None-Match`` of the
-   last ETag they got (``static/js/projector.js``), from a separate process with
+   last ETag they got (``static/js/projector.js``) and ``Accept-Encoding: gzip`` (as
+   every browser sends it), from a separate process with
    ``BENCH_HALL_SPECTATOR_THREADS`` (64) threads: polls wanted against served,
    200 against 304, their p95, and the tablets' p95 against part 3's (goal:
    within 3x).
@@ -499,6 +500,7 @@ def spectate(path: str, etag: str, start: float, stop: float, out: multiprocessi
     latencies: list[float] = []
     lags: list[float] = []
     statuses: Counter[str] = Counter()
+    received: Counter[str] = Counter()  # bytes of the bodies, by status
     cap = wanted + SPECTATORS  # a bound on the requests, whatever the clock does
 
     def poller() -> None:
@@ -510,7 +512,13 @@ def spectate(path: str, etag: str, start: float, stop: float, out: multiprocessi
                 at, n = heapq.heappop(due)
             time.sleep(max(0.0, at - time.monotonic()))
             lag = time.monotonic() - at
-            headers = {"HX-Request": "true", "HX-Target": "screen", "If-None-Match": etags[n]}
+            # As a browser asks: the changed screen comes compressed (tournament.renderings).
+            headers = {
+                "HX-Request": "true",
+                "HX-Target": "screen",
+                "If-None-Match": etags[n],
+                "Accept-Encoding": "gzip",
+            }
             try:
                 answer = request("GET", path, headers)
             except (OSError, http.client.HTTPException):
@@ -520,6 +528,7 @@ def spectate(path: str, etag: str, start: float, stop: float, out: multiprocessi
                 continue
             with lock:
                 statuses[str(answer.status)] += 1
+                received[str(answer.status)] += len(answer.body)
                 latencies.append(answer.seconds)
                 lags.append(lag)
                 etags[n] = answer.headers.get("ETag") or etags[n]
@@ -541,6 +550,7 @@ def spectate(path: str, etag: str, start: float, stop: float, out: multiprocessi
             "served": served,
             "served_per_s": round(served / (stop - start), 1),
             "answers": dict(statuses),
+            "kb_per_200": round(received["200"] / max(statuses["200"], 1) / 1024, 1),
             "p50_ms": ms(percentile(latencies, 0.5)),
             "p95_ms": ms(percentile(latencies, 0.95)),
             "start_lag_p95_ms": ms(percentile(lags, 0.95)),
@@ -733,7 +743,8 @@ def print_report(report: dict[str, Any]) -> None:
     )
     print(
         f"  answers {watched['answers']}, p50 {watched['p50_ms']} ms, p95 {watched['p95_ms']} ms, "
-        f"polls sent late by p95 {watched['start_lag_p95_ms']} ms; a changed screen is {watched['screen_bytes']} bytes"
+        f"polls sent late by p95 {watched['start_lag_p95_ms']} ms; a changed screen is "
+        f"{watched['screen_bytes']} bytes, {watched['kb_per_200']} KB as sent (gzip)"
     )
     print(f"  {watched['note']}")
     print(

@@ -276,7 +276,7 @@ def throughput_cases(ids: dict[str, object]) -> dict[str, dict[str, float]]:
 
     def forget(name: str) -> Callable[[], None]:
         # Django's key: prefix, cache version, then tournament.renderings' own key.
-        return lambda: client.delete(f"{CACHE_PREFIX}:1:rn2:{small}:{name}")
+        return lambda: client.delete(f"{CACHE_PREFIX}:1:rn3:{small}:{name}")
 
     cases = {
         "projector poll, unchanged (304), 50 players": (screen, {"If-None-Match": etag}, 304, THREADS, None),

@@ -196,7 +196,7 @@ def projector_screen(request: HttpRequest, public_key: str) -> HttpResponse:
         unchanged = answer_if_unchanged(request, etag)  # the client already shows this rendering
     if unchanged is not None:
         return _revalidate(unchanged, state.listed)
-    response = HttpResponse(screen.body)
+    response = renderings.respond(request, screen)  # compressed as stored, for every browser
     response["ETag"] = etag
     response["Content-Language"] = language
     return _revalidate(response, state.listed)
@@ -244,7 +244,7 @@ def find(request: HttpRequest, public_key: str) -> HttpResponse:
     results = renderings.latest(f"find:{language}:{search}", state.tournament_id, state.version, build, keep=300)
     etag = tag(results.version)
     if partial:
-        response = answer_if_unchanged(request, etag) or HttpResponse(results.body)
+        response = answer_if_unchanged(request, etag) or renderings.respond(request, results)
         response["ETag"] = etag
         return _revalidate(response, state.listed)
     tournament = get_object_or_404(Tournament, pk=state.tournament_id)
@@ -283,7 +283,7 @@ def api(request: HttpRequest, public_key: str) -> HttpResponse:
     if unchanged is not None:
         response = unchanged
     else:
-        response = HttpResponse(document.body, content_type="application/json")
+        response = renderings.respond(request, document, content_type="application/json")
         response["ETag"] = etag
     response["Access-Control-Allow-Origin"] = "*"
     return _revalidate(response, state.listed)

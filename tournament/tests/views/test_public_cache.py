@@ -14,6 +14,7 @@ invalidate everything (tournament.versions, tournament.renderings, views.display
 
 from __future__ import annotations
 
+import gzip
 import random
 import time
 from types import SimpleNamespace
@@ -159,7 +160,7 @@ def test_a_version_renders_once_and_is_sent_as_the_same_bytes(client):
     assert first_queries > 0 and queries == 0
     assert again.content == first.content and again["ETag"] == first["ETag"]
     assert again["Content-Type"] == "application/json"
-    stored = cache.get(f"rn2:{tournament.pk}:api:en")
+    stored = cache.get(f"{renderings.KEY_PREFIX}{tournament.pk}:api:en")
     assert isinstance(stored, renderings.Rendering) and stored.body == first.content
 
 
@@ -192,10 +193,10 @@ def test_while_one_process_renders_the_others_serve_the_previous_rendering(clien
     first = client.get(public("projector_screen", tournament))
     play_one_table(tournament)
     versions.version(tournament.pk)  # (the poll's own read of the new version)
-    assert cache.add(f"rn2:{tournament.pk}:screen:en:lock", 1, 10)  # another process is rendering
+    assert cache.add(f"{renderings.KEY_PREFIX}{tournament.pk}:screen:en:lock", 1, 10)  # another process is rendering
     response, queries = get(client, public("projector_screen", tournament))
     assert queries == 0 and response.content == first.content and response["ETag"] == first["ETag"]
-    cache.delete(f"rn2:{tournament.pk}:screen:en:lock")
+    cache.delete(f"{renderings.KEY_PREFIX}{tournament.pk}:screen:en:lock")
     response, _ = get(client, public("projector_screen", tournament))
     assert response["ETag"] != first["ETag"]
 
@@ -203,7 +204,7 @@ def test_while_one_process_renders_the_others_serve_the_previous_rendering(clien
 def test_without_a_previous_rendering_a_waiting_process_renders_itself(client, settings):
     tournament = field_in_play(6)
     settings.PUBLIC_RENDER_SECONDS = 0
-    assert cache.add(f"rn2:{tournament.pk}:screen:en:lock", 1, 10)  # a render that never finishes
+    assert cache.add(f"{renderings.KEY_PREFIX}{tournament.pk}:screen:en:lock", 1, 10)  # a render that never finishes
     started = time.monotonic()
     response = client.get(public("projector_screen", tournament))
     assert response.status_code == 200 and "Seating by table" in response.content.decode()
@@ -249,3 +250,23 @@ def test_the_phone_page_reads_only_the_players_asked_for(client):
     assert small == large, (small, large)
     # state, tournament, the players found, their seats (+ the ranking once finished); the page: + the tournament
     assert small["play/number/region"] <= 5, small
+
+
+@pytest.mark.parametrize("page", ["projector_screen", "api", "find"])
+def test_a_rendering_is_sent_compressed_as_stored_to_a_client_that_accepts_gzip(client, page):
+    """Compressed once when rendered (renderings.respond): a browser gets the stored bytes with
+    Content-Encoding gzip; a client that does not accept gzip gets the same page uncompressed."""
+    tournament = field_in_play(6)
+    path = public(page, tournament, "?q=1" if page == "find" else "")
+    # The phone page's results as its poll asks for them (the whole page embeds them).
+    fragment = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "find-results"} if page == "find" else {}
+    plain, _queries = get(client, path, **fragment)
+    packed, queries = get(client, path, HTTP_ACCEPT_ENCODING="br, gzip;q=0.8, deflate", **fragment)
+    assert queries == 0
+    assert "Content-Encoding" not in plain and packed["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in packed["Vary"] and "Accept-Encoding" in plain["Vary"]
+    assert gzip.decompress(packed.content) == plain.content
+    assert len(packed.content) < len(plain.content)
+    if page != "find":  # (the find results' key holds a hash of the search)
+        stored = cache.get(f"{renderings.KEY_PREFIX}{tournament.pk}:{'api' if page == 'api' else 'screen'}:en")
+        assert isinstance(stored, renderings.Rendering) and stored.gzipped == packed.content
