@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Count, Max, Prefetch, prefetch_related_objects
+from django.db.models import Count, Max, Prefetch, Q, prefetch_related_objects
 
 from games.models import Game, GameScore
 from tournament import enums
@@ -18,10 +18,14 @@ def current_round(tournament: Tournament) -> Round | None:
     return Round.objects.filter(tournament=tournament).order_by("-number").first()
 
 
-def _tables_with_players() -> Prefetch[Any]:
+def _tables_with_players(first: int = 1, count: int | None = None) -> Prefetch[Any]:
+    """The tables numbered from ``first`` (``count`` of them; all with None), seats and players."""
+    tables = Table.objects.filter(number__gte=first).order_by("number")
+    if count is not None:
+        tables = tables.filter(number__lt=first + count)
     return Prefetch(
         "tables",
-        queryset=Table.objects.order_by("number").prefetch_related(
+        queryset=tables.prefetch_related(
             Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
         ),
     )
@@ -43,15 +47,27 @@ def _no_tables(rnd: Round) -> None:
     rnd._prefetched_objects_cache["tables"] = queryset  # type: ignore[attr-defined]
 
 
-def rounds_page(tournament: Tournament, opened: int | None = None) -> list[Round]:
-    """Every round, each with ``table_count``; only the rounds a page shows in full carry their
+def rounds_page(
+    tournament: Tournament, opened: int | None = None, first: int = 1, count: int | None = None
+) -> list[Round]:
+    """Every round, each with ``table_count``, ``playing_count`` (tables still playing) and
+    ``last_number`` (its highest table number); only the rounds a page shows in full carry their
     tables, seats and players: the running rounds (main and consolation rounds run at once), or
     the last round when none runs, and the round ``opened`` (a number; one that does not exist
-    opens nothing). The others are ``collapsed`` and have no tables. Four queries (one without rounds).
+    opens nothing), each only its tables numbered from ``first`` (``count`` of them; all with
+    None). The others are ``collapsed`` and have no tables. Four queries (one without rounds).
 
     The cost follows what is shown: an earlier round's thousands of seats are read only when the
-    organiser opens it."""
-    rounds = list(Round.objects.filter(tournament=tournament).annotate(table_count=Count("tables")).order_by("number"))
+    organiser opens it, and a round of 1,000 tables is read a page at a time."""
+    rounds = list(
+        Round.objects.filter(tournament=tournament)
+        .annotate(
+            table_count=Count("tables"),
+            playing_count=Count("tables", filter=Q(tables__status=enums.TableStatus.PLAYING)),
+            last_number=Max("tables__number"),
+        )
+        .order_by("number")
+    )
     shown = {rnd.number for rnd in rounds if rnd.status == enums.RoundStatus.RUNNING}
     if rounds and not shown:
         shown.add(rounds[-1].number)
@@ -59,7 +75,7 @@ def rounds_page(tournament: Tournament, opened: int | None = None) -> list[Round
     if opened is not None:
         shown.add(opened)
     full = [rnd for rnd in rounds if rnd.number in shown]
-    prefetch_related_objects(full, _tables_with_players())
+    prefetch_related_objects(full, _tables_with_players(first, count))
     for rnd in rounds:
         rnd.opened = rnd.number == opened and opened not in always  # type: ignore[attr-defined]
         if rnd.number in shown:
@@ -67,6 +83,15 @@ def rounds_page(tournament: Tournament, opened: int | None = None) -> list[Round
         else:
             _no_tables(rnd)
     return rounds
+
+
+def playing_tables(rnd: Round, limit: int) -> list[Table]:
+    """The first ``limit`` tables of ``rnd`` still playing, by number (one query)."""
+    return list(
+        Table.objects.filter(round=rnd, status=enums.TableStatus.PLAYING)
+        .only("pk", "number", "is_duel", "round_id")
+        .order_by("number")[:limit]
+    )
 
 
 def round_tables(

@@ -41,23 +41,42 @@ def opened_round(request: HtmxHttpRequest) -> int | None:
     return int(value) if value.isdecimal() and len(value) <= 6 else None
 
 
-def _rounds_context(tournament: Tournament, opened: int | None = None, **extra: object) -> dict[str, object]:
+def first_shown(request: HtmxHttpRequest) -> int:
+    """The first table number of the page of tables shown (``?from=``; 1 for none or anything else)."""
+    value = request.GET.get("from", "").strip()
+    return play_reads.table_range(int(value) if value.isdecimal() and len(value) <= 6 else None)
+
+
+def _rounds_context(
+    tournament: Tournament, opened: int | None = None, first: int = 1, **extra: object
+) -> dict[str, object]:
     """The rounds page: the running rounds (or the last) in full, earlier rounds collapsed but
-    ``opened`` (``selectors.play.rounds_page``)."""
+    ``opened`` (``selectors.play.rounds_page``); the rounds shown show ``TABLES_PER_PAGE`` table
+    numbers from ``first``, with a pager when a round has more."""
     fmt = registry.of(tournament)
-    rounds = play_reads.rounds_page(tournament, opened)
+    per_page = play_reads.TABLES_PER_PAGE
+    rounds = play_reads.rounds_page(tournament, opened, first, per_page)
     current = rounds[-1] if rounds else None
-    open_tables = [t for t in current.tables.all() if t.status == enums.TableStatus.PLAYING] if current else []
+    last = max((rnd.last_number or 0 for rnd in rounds if not rnd.collapsed), default=0)  # type: ignore[attr-defined]
+    pages = [(start, min(start + per_page - 1, last)) for start in range(1, last + 1, per_page)]
+    query = [f"round={opened}"] if opened is not None else []
+    if len(pages) > 1:
+        query.append(f"from={first}")
     poll_url = reverse("tournament:rounds", args=[tournament.pk])
     return {
         "tournament": tournament,
         "fmt": fmt,
         "rounds": rounds,
         "current": current,
-        "open_tables": open_tables,
-        "open_tables_named": open_tables[:OPEN_TABLES_NAMED],
-        # The poll keeps an opened round open.
-        "poll_url": f"{poll_url}?round={opened}" if opened is not None else poll_url,
+        "open_tables_count": current.playing_count if current else 0,  # type: ignore[attr-defined]
+        "open_tables_named": (
+            play_reads.playing_tables(current, OPEN_TABLES_NAMED) if current and current.playing_count else []  # type: ignore[attr-defined]
+        ),
+        "table_pages": pages if len(pages) > 1 else [],
+        "first": first,
+        "opened": opened,
+        # The poll keeps an opened round open, and the page of tables shown.
+        "poll_url": poll_url + ("?" + "&".join(query) if query else ""),
         "counters": desk_reads.desk_counters(tournament),
         "refused_count": audit_reads.refused_count(tournament),
         **fmt.rounds_context(tournament, rounds),
@@ -67,7 +86,7 @@ def _rounds_context(tournament: Tournament, opened: int | None = None, **extra: 
 
 def _opened_extra(request: HtmxHttpRequest, **kwargs: object) -> str:
     opened = opened_round(request)
-    return "" if opened is None else str(opened)
+    return f"{'' if opened is None else opened}-{first_shown(request)}"
 
 
 @require_GET
@@ -77,11 +96,12 @@ def rounds(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     """The organiser's rounds page; polls itself (``#rounds-body``).
 
     The running rounds (or the last) are shown in full, earlier ones collapsed; ``?round=N``
-    opens round N as well (a plain link, or htmx answered with ``#rounds-body``)."""
+    opens round N as well (a plain link, or htmx answered with ``#rounds-body``). A round of
+    more than ``TABLES_PER_PAGE`` tables shows them a page at a time (``?from=``)."""
     template = TEMPLATE
     if request.htmx and request.htmx.target == "rounds-body":
         template += "#rounds-body"
-    return render(request, template, _rounds_context(tournament, opened_round(request)))
+    return render(request, template, _rounds_context(tournament, opened_round(request), first_shown(request)))
 
 
 @require_POST

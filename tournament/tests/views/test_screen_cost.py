@@ -87,6 +87,50 @@ def test_rounds_page_reads_the_same_queries_whatever_is_opened(client, login_as,
     assert len(plain) == len(opened)
 
 
+def test_rounds_page_shows_a_round_of_many_tables_a_page_at_a_time(client, login_as, two_rounds, monkeypatch):  # type: ignore[no-untyped-def]
+    tournament, second = two_rounds
+    monkeypatch.setattr(play_reads, "TABLES_PER_PAGE", 2)
+    first_round = Round.objects.get(tournament=tournament, number=1)
+    login_as("organiser", tournament)
+    tables = list(second.tables.order_by("number"))
+    earlier = list(first_round.tables.order_by("number"))
+    assert len(tables) == 5
+
+    def linked(page: str, shown: list[Table]) -> list[bool]:
+        """Which of ``shown`` the page draws as a table (the step above also names playing tables)."""
+        return [f'href="{url("referee_table", tournament, t.pk)}" class="bracket-title"' in page for t in shown]
+
+    client.get(url("rounds", tournament))  # the first request after the login fills the caches
+    with CaptureQueriesContext(connection) as first_page:
+        page = client.get(url("rounds", tournament)).content.decode()
+    assert linked(page, tables) == [True, True, False, False, False]
+    # The step still counts and names every table that plays, whatever page is shown.
+    assert "5 tables are still playing" in page and f"Table {tables[4].number}</a>" in page
+    assert '<strong aria-current="page">1–2</strong>' in page and "?from=3" in page and "?from=5" in page
+    assert f'data-poll-url="/t/{tournament.pk}/rounds/?from=1"' in page  # the poll keeps the page
+
+    with CaptureQueriesContext(connection) as later_page:
+        third = client.get(url("rounds", tournament) + "?from=3").content.decode()
+    assert linked(third, tables) == [False, False, True, True, False]
+    assert '<strong aria-current="page">3–4</strong>' in third
+    assert len(first_page) == len(later_page)
+
+    opened = client.get(url("rounds", tournament) + "?round=1&from=3").content.decode()
+    assert linked(opened, earlier)[:5] == [False, False, True, True, False]
+    assert linked(opened, tables) == [False, False, True, True, False]
+    assert f'data-poll-url="/t/{tournament.pk}/rounds/?round=1&amp;from=3"' in opened
+    assert "?round=1&amp;from=5" in opened  # the pager keeps the opened round
+
+    fragment = client.get(url("rounds", tournament) + "?from=5", HTTP_HX_REQUEST="true", HTTP_HX_TARGET="rounds-body")
+    assert fragment.status_code == 200 and linked(fragment.content.decode(), tables) == [False] * 4 + [True]
+
+    for junk in ("x", "-3", "0", "9999", "1" * 40):
+        other = client.get(url("rounds", tournament) + "?from=" + junk)
+        assert other.status_code == 200
+        shown = linked(other.content.decode(), tables)
+        assert shown in ([True, True, False, False, False], [False] * 5), junk  # page 1, or beyond the last
+
+
 def test_ranking_comes_in_pages_and_jumps_to_a_player(client, login_as, two_rounds, monkeypatch):  # type: ignore[no-untyped-def]
     tournament, _second = two_rounds
     monkeypatch.setattr(rounds_views, "RANKING_PER_PAGE", 10)
