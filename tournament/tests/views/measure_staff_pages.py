@@ -1,4 +1,4 @@
-"""Staff pages at 5,000 players: time, size and queries of each page (a measurement, not a test).
+"""Staff and public pages at 5,000 players: time, size and queries of each page (a measurement, not a test).
 
 Not collected by the suite (the file name does not start with ``test_``); run it by name::
 
@@ -16,6 +16,7 @@ import time
 import uuid
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -32,10 +33,13 @@ SIZE = 5000
 
 
 def timed(client, path: str) -> tuple[int, float, int]:  # type: ignore[no-untyped-def]
-    """Queries, median milliseconds of three GETs, bytes of ``path`` (streamed answers read in full)."""
+    """Queries, median milliseconds of three GETs, bytes of ``path`` (streamed answers read in full).
+    The public pages (``/p/``) are measured on a miss: the cache is emptied before each GET."""
     times = []
     size = queries = 0
     for _ in range(3):
+        if path.startswith("/p/"):
+            cache.clear()
         with CaptureQueriesContext(connection) as captured:
             start = time.perf_counter()
             response = client.get(path)
@@ -56,14 +60,18 @@ def tap(tournament, table: Table) -> None:  # type: ignore[no-untyped-def]
     """Queries of one result entry, and how many of them run under the tournament row lock."""
     ids = set_dealer(tournament, table)
     version = refreshed(table).version
+    fmt = registry.of(tournament)
+    # A format that counts card points needs them for every player but the winner.
+    card_points = dict.fromkeys(ids[1:], 5) if fmt.counts_card_points(table) else None
     with CaptureQueriesContext(connection) as captured:
-        registry.of(tournament).record_result(
+        fmt.record_result(
             tournament=tournament,
             actor=None,
             table_id=table.pk,
             winner_id=ids[0],
             version=version,
             idempotency_key=uuid.uuid4().hex,
+            card_points=card_points,
         )
     sqls = [q["sql"] for q in captured.captured_queries]
     locked_at = next(
@@ -77,6 +85,8 @@ def tap_view(client, tournament, table: Table) -> None:  # type: ignore[no-untyp
     """Queries of one tap through the referee's view (htmx: the answer is the table's panel)."""
     ids = list(table.seats.order_by("position").values_list("player_id", flat=True))
     data = {"winner": ids[0], "version": refreshed(table).version, "key": uuid.uuid4().hex}
+    if registry.of(tournament).counts_card_points(table):
+        data.update({f"points_{pid}": 5 for pid in ids[1:]})
     path = reverse("tournament:record_game", args=[tournament.pk, table.pk])
     with CaptureQueriesContext(connection) as captured:
         response = client.post(path, data, HTTP_HX_REQUEST="true", HTTP_HX_TARGET="table-panel")
@@ -105,6 +115,11 @@ def pages(tournament, rnd: Round) -> dict[str, str]:  # type: ignore[no-untyped-
         "export standings": url("export_standings", tournament),
         "check-in": url("check_in", tournament),
         "check-in ?q=Player 4": url("check_in", tournament) + "?q=Player+4",
+        "projector page (miss)": reverse("tournament:projector", args=[tournament.public_key]),
+        "projector screen (miss)": reverse("tournament:projector_screen", args=[tournament.public_key]),
+        "phone find ?q=Player 4 (miss)": reverse("tournament:find", args=[tournament.public_key]) + "?q=Player+4",
+        "phone find ?q=17 (miss)": reverse("tournament:find", args=[tournament.public_key]) + "?q=17",
+        "api.json (miss)": reverse("tournament:api", args=[tournament.public_key]),
     }
 
 
