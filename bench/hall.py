@@ -4,8 +4,8 @@
     .venv/bin/python bench/hall.py
 
 Builds a fresh PostgreSQL database (``spielleitung_hall``) holding a knockout
-tournament in play (``BENCH_HALL_PLAYERS`` players, by default 18 per tablet and
-at least 200: 900 for 50 tablets, whose round 1 has 300 tables of three), one
+tournament in play (``BENCH_HALL_PLAYERS`` players, by default 27 per tablet and
+at least 200: 1,350 for 50 tablets, whose round 1 has 450 tables of three), one
 referee account (with its own session) per tablet, serves it with gunicorn on
 127.0.0.1 (2 sync workers sharing one Redis through ``REDIS_URL``, a key prefix
 of the run's own, as bench/run.py's throughput cases) and measures, every loop
@@ -41,8 +41,8 @@ win in turn, so a table of three takes its most games, 3 x 2 + 1 = 7, and a
 tablet whose table is decided (the panel in its answer, saved or refused, shows
 the decided banner) moves to the next free table of the round, as a referee
 walks to the next table (closing the decided one is left out). Hence the field
-of six tables per tablet: 300 tables take 2,100 results, about 1.5 times what a
-default run posts on a quiet 2-core machine (28 posts/s flat out for 15 s, then
+of nine tables per tablet: 450 tables take 3,150 results, about 1.5 times what a
+default run posts on a quiet 2-core machine (50 posts/s flat out for 15 s, then
 up to 25/s for 40 s). Many more wins a table would keep the tablets at one
 table, but a post reads and shows every game of its table, so tables of 40
 games would make each post dearer than in a real hall. Nothing is undone. A
@@ -50,9 +50,10 @@ tablet that finds no free table left stops; each part reports how many had
 stopped by its end (its figures are then not the hall's), and the run warns.
 
 The field is larger than a hall of 50 tables would hold, and the projector's
-screen lists every player: a changed screen is about 340 KB for 900 players and
-takes a worker some 0.2-0.4 s to render (at most once a second, ``renderings``),
-so part 4 asks more of the server than such a hall's projectors would.
+screen lists every player: a changed screen is about 500 KB of HTML (25 KB as
+sent) for 1,350 players and takes a worker some 0.3-0.6 s to render (kept for
+five times that, at least a second: ``renderings``), so part 4 asks more of the
+server than such a hall's projectors would.
 
 ``BENCH_HALL_RESEND`` (0.02): the share of accepted entries sent once more with
 the same key and version, as the outbox does when an answer was lost on the
@@ -97,7 +98,7 @@ TABLETS = int(os.environ.get("BENCH_HALL_TABLETS", "50"))
 SPECTATORS = int(os.environ.get("BENCH_HALL_SPECTATORS", "1000"))
 SECONDS = float(os.environ.get("BENCH_HALL_SECONDS", "20"))
 # Six tables of three per tablet (42 results each, see the docstring), at least 200 players.
-PLAYERS = int(os.environ.get("BENCH_HALL_PLAYERS", str(max(200, 18 * TABLETS))))
+PLAYERS = int(os.environ.get("BENCH_HALL_PLAYERS", str(max(200, 27 * TABLETS))))
 WINS_NEEDED = int(os.environ.get("BENCH_HALL_WINS", "3"))
 RESEND = float(os.environ.get("BENCH_HALL_RESEND", "0.02"))
 PERIOD = float(os.environ.get("BENCH_HALL_PERIOD", "2"))

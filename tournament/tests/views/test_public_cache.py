@@ -187,6 +187,32 @@ def test_within_a_second_a_new_version_is_not_rendered_again_and_the_etag_says_s
     assert f"-{tournament.version}-" in changed["ETag"]
 
 
+def test_a_dear_rendering_is_kept_five_times_as_long_as_it_took(monkeypatch, settings):
+    """A big field's screen that takes 0.6 s to render is served for 3 s after it was made, so
+    rendering takes at most a fifth of a process during play; with the window off, never."""
+    now = [1_000_000.0, 50.0]  # the renderings' clocks (time, monotonic), moved by hand
+    clock = SimpleNamespace(time=lambda: now[0], monotonic=lambda: now[1], sleep=time.sleep)
+    monkeypatch.setattr(renderings, "time", clock)
+    builds: list[int] = []
+
+    def build(version: int):  # type: ignore[no-untyped-def]
+        def rendered() -> tuple[int, bytes]:
+            builds.append(version)
+            now[1] += 0.6  # the rendering takes 0.6 s
+            return version, f"screen {version}".encode()
+
+        return rendered
+
+    first = renderings.latest("dear", 999_001, 1, build(1))
+    assert first.took == pytest.approx(0.6) and renderings.kept_seconds(first) == pytest.approx(3.0)
+    now[0] += 2.9
+    assert renderings.latest("dear", 999_001, 2, build(2)).body == b"screen 1" and builds == [1]
+    now[0] += 0.2
+    assert renderings.latest("dear", 999_001, 2, build(2)).body == b"screen 2" and builds == [1, 2]
+    settings.PUBLIC_RENDER_SECONDS = 0
+    assert renderings.latest("dear", 999_001, 3, build(3)).body == b"screen 3" and builds == [1, 2, 3]
+
+
 def test_while_one_process_renders_the_others_serve_the_previous_rendering(client, settings):
     settings.PUBLIC_RENDER_SECONDS = 0
     tournament = field_in_play(6)
