@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Exists, Max, OuterRef
+from django.db.models import Exists, Max, OuterRef, Q
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
@@ -190,9 +190,43 @@ def field_view(tournament: Tournament, seated: int) -> FieldView:
     )
 
 
+@dataclass(frozen=True)
+class FieldSummary:
+    """What the rounds page says of the next round's field (``_field.html``): as ``FieldView``, but
+    the players who play on only counted, so that its cost does not grow with the field."""
+
+    next_round: int | None
+    to_seat: int
+    paused: list[Player]
+    joining: list[Player]
+
+
+def field_summary(tournament: Tournament, seated: int) -> FieldSummary:
+    """The rounds page's ``FieldSummary`` after ``seated`` rounds. Two queries: the count of the
+    checked-in players who play on, and the few who pause or join late."""
+    checked_in = Player.objects.filter(tournament=tournament, status=enums.PlayerStatus.CHECKED_IN)
+    to_seat = checked_in.filter(paused_from_round__isnull=True).count()
+    noted = Q(paused_from_round__isnull=False)
+    if seated:
+        noted |= Q(was_seated=False)
+    players = list(
+        checked_in.annotate(was_seated=Exists(Seat.objects.filter(player=OuterRef("pk"))))
+        .filter(noted)
+        .order_by("start_number", "folded", "pk")
+    )
+    number = seated + 1
+    finished = tournament.status == enums.TournamentStatus.FINISHED
+    return FieldSummary(
+        next_round=number if number <= tournament.rounds_planned and not finished else None,
+        to_seat=to_seat,
+        paused=[p for p in players if p.paused_from_round is not None],
+        joining=[p for p in players if seated and not p.was_seated and p.paused_from_round is None],
+    )
+
+
 def rounds_context(tournament: Tournament, rounds: list[Round]) -> dict[str, Any]:
     seated = rounds[-1].number if rounds else 0
-    return {"rounds_left": max(tournament.rounds_planned - len(rounds), 0), "field": field_view(tournament, seated)}
+    return {"rounds_left": max(tournament.rounds_planned - len(rounds), 0), "field": field_summary(tournament, seated)}
 
 
 def table_context(tournament: Tournament, view: Any) -> dict[str, Any]:
