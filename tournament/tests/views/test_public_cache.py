@@ -296,3 +296,31 @@ def test_a_rendering_is_sent_compressed_as_stored_to_a_client_that_accepts_gzip(
     if page != "find":  # (the find results' key holds a hash of the search)
         stored = cache.get(f"{renderings.KEY_PREFIX}{tournament.pk}:{'api' if page == 'api' else 'screen'}:en")
         assert isinstance(stored, renderings.Rendering) and stored.gzipped == packed.content
+
+
+def test_the_ranking_rows_are_kept_in_the_process_while_the_shared_cache_holds_them(monkeypatch):
+    """selectors.ranking.rows: computed once per version; read back without unpickling in the
+    same process; computed again once the shared cache lost them (cleared, evicted) or the
+    version moved on."""
+    from tournament.selectors import ranking as ranking_reads
+
+    tournament = field_in_play(6)
+    unpickled: list[str] = []
+    real_get = cache.get
+    monkeypatch.setattr(cache, "get", lambda key, *a, **k: unpickled.append(key) or real_get(key, *a, **k))
+    with CaptureQueriesContext(connection) as computed:
+        first = ranking_reads.rows(tournament)
+    with CaptureQueriesContext(connection) as kept:
+        again = ranking_reads.rows(tournament)
+    assert len(computed) > 0 and len(kept) == 0
+    assert again == first and again is not first  # the same rows, a list of its own
+    assert len([key for key in unpickled if key.startswith("ranking1:")]) == 1  # only the first read
+    cache.clear()  # another process's Redis restart, an eviction: the rows are computed again
+    with CaptureQueriesContext(connection) as recomputed:
+        assert ranking_reads.rows(tournament) == first
+    assert len(recomputed) == len(computed)
+    play_one_table(tournament)  # a new version: its rows are computed, not taken from the process
+    tournament.refresh_from_db()
+    with CaptureQueriesContext(connection) as next_version:
+        ranking_reads.rows(tournament)
+    assert len(next_version) == len(computed)
