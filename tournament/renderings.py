@@ -121,6 +121,11 @@ def kept_seconds(rendering: Rendering) -> float:
     return max(fresh, rendering.took * COST_FACTOR) if fresh > 0 else 0.0
 
 
+def age(rendering: Rendering) -> float:
+    """Seconds since ``rendering`` was made: how old the state it shows is once the version moved on."""
+    return max(0.0, time.time() - rendering.made_at)
+
+
 def _usable(found: Any, version: int) -> bool:
     return isinstance(found, Rendering) and (
         found.version == version or time.time() - found.made_at < kept_seconds(found)

@@ -219,7 +219,10 @@
   screen.addEventListener("htmx:afterRequest", (event) => {
     const xhr = event.detail.xhr;
     if (xhr && (xhr.status === 200 || xhr.status === 304)) {
-      lastContact = Date.now();
+      // The state shown is as old as the server says (a big field's screen is kept a while,
+      // tournament.renderings): "updated N s ago" counts from then, not from this answer.
+      const age = parseFloat(xhr.getResponseHeader("X-State-Age") || "0");
+      lastContact = Date.now() - (age > 0 ? age * 1000 : 0);
       offline = false;
       const tag = xhr.getResponseHeader("ETag");
       if (tag) etag = tag;

@@ -190,15 +190,20 @@ def projector_screen(request: HttpRequest, public_key: str) -> HttpResponse:
     state = _state_or_404(public_key)
     language = projector_language(request, state.display_language)
     unchanged = answer_if_unchanged(request, _screen_tag(public_key, state.version, language))
+    behind = 0.0  # the screen shows the tournament as it is now
     if unchanged is None:
         screen = _screen(state, language)
         etag = _screen_tag(public_key, screen.version, language)
+        if screen.version != state.version:
+            # A rendering kept although the version moved on: it shows the state of when it was made.
+            behind = renderings.age(screen)
         unchanged = answer_if_unchanged(request, etag)  # the client already shows this rendering
-    if unchanged is not None:
-        return _revalidate(unchanged, state.listed)
-    response = renderings.respond(request, screen)  # compressed as stored, for every browser
-    response["ETag"] = etag
-    response["Content-Language"] = language
+    response = unchanged or renderings.respond(request, screen)  # compressed as stored, for every browser
+    if unchanged is None:
+        response["ETag"] = etag
+        response["Content-Language"] = language
+    # How old the state shown is, in seconds (projector.js: "updated N s ago" counts from it).
+    response["X-State-Age"] = f"{behind:.1f}"
     return _revalidate(response, state.listed)
 
 

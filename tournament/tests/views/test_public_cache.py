@@ -179,9 +179,14 @@ def test_within_a_second_a_new_version_is_not_rendered_again_and_the_etag_says_s
     now[0] += renderings.FRESH_SECONDS * 0.9
     held, _ = get(client, public("projector_screen", tournament), first["ETag"])
     assert held.status_code == 304
+    # The projector is told how old the state it shows is ("updated N s ago" counts from then).
+    assert float(held["X-State-Age"]) == pytest.approx(renderings.FRESH_SECONDS * 0.9, abs=0.05)
     now[0] += renderings.FRESH_SECONDS * 0.2  # the second has passed: the next poll sees the change
     changed, _ = get(client, public("projector_screen", tournament), first["ETag"])
     assert changed.status_code == 200 and changed["ETag"] != first["ETag"]
+    assert changed["X-State-Age"] == "0.0"  # rendered for the current version: the state of now
+    unchanged, _ = get(client, public("projector_screen", tournament), changed["ETag"])
+    assert unchanged.status_code == 304 and unchanged["X-State-Age"] == "0.0"
     assert changed.content != first.content
     tournament.refresh_from_db()
     assert f"-{tournament.version}-" in changed["ETag"]
