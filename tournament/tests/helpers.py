@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import uuid
+
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -10,6 +12,7 @@ from games.models import Game
 from tournament import enums, simulation
 from tournament.formats import registry
 from tournament.formats.knockout import services as knockout
+from tournament.formats.life_bands import services as life_bands
 from tournament.models import Table, Tournament
 from tournament.play import results
 
@@ -45,6 +48,34 @@ def set_dealer(tournament: Tournament, table: Table) -> list[int]:
         tournament=tournament, actor=None, table_id=table.pk, player_id=ids[0], version=refreshed(table).version
     )
     return ids
+
+
+def record_one_result(tournament: Tournament, table: Table) -> Table:
+    """One result at ``table`` through its format's service: seat 1 loses where the format enters
+    losers, else wins (card points 7 for the others where the format counts them, the first dealer
+    picked first). Returns the table, refreshed."""
+    if registry.of(tournament).entry == "loser":
+        life_bands.record_loss(
+            tournament=tournament,
+            actor=None,
+            table_id=table.pk,
+            loser_id=seated(table)[0],
+            version=refreshed(table).version,
+            idempotency_key=uuid.uuid4().hex,
+        )
+    else:
+        ids = set_dealer(tournament, table)
+        points = dict.fromkeys(ids[1:], 7) if registry.of(tournament).counts_card_points(table) else None
+        registry.of(tournament).record_result(
+            tournament=tournament,
+            actor=None,
+            table_id=table.pk,
+            winner_id=ids[0],
+            version=refreshed(table).version,
+            idempotency_key=uuid.uuid4().hex,
+            card_points=points,
+        )
+    return refreshed(table)
 
 
 def count_queries(client, path: str) -> int:  # type: ignore[no-untyped-def]

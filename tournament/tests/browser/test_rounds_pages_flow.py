@@ -11,17 +11,15 @@ test-artifacts/screenshots/ (rounds-pages-*.png).
 from __future__ import annotations
 
 import re
-import uuid
 
 import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
 from tournament import enums
-from tournament.formats import registry
 from tournament.tests.browser.conftest import SCREENSHOTS
 from tournament.tests.factories import StaffRoleFactory
-from tournament.tests.helpers import refreshed, set_dealer
+from tournament.tests.helpers import record_one_result
 from tournament.tests.views.scenarios import field, start_round
 
 pytestmark = pytest.mark.browser
@@ -53,16 +51,7 @@ def test_a_round_of_many_tables_is_shown_a_page_at_a_time(new_tablet, organiser,
     expect(page.locator(".bracket-title", has_text=re.compile(r"^Table 1$"))).to_have_count(0)
 
     # A tablet enters a result at table 62: the page's poll (kept on tables 61-66) shows it.
-    table = tables[61]
-    ids = set_dealer(tournament, table)
-    registry.of(tournament).record_result(
-        tournament=tournament,
-        actor=None,
-        table_id=table.pk,
-        winner_id=ids[0],
-        version=refreshed(table).version,
-        idempotency_key=uuid.uuid4().hex,
-    )
+    record_one_result(tournament, tables[61])
     expect(sixty_two.locator(".num").first).to_have_text("1", timeout=20_000)
     expect(page).to_have_url(re.compile(r"\?from=61$"))
 

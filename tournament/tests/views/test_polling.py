@@ -9,8 +9,6 @@ region (the ETag holds a keyed hash of its session cookie); everyone else goes t
 
 from __future__ import annotations
 
-import uuid
-
 import pytest
 from django.db import connection
 from django.test import Client
@@ -20,9 +18,8 @@ from django.urls import reverse
 from tournament import enums, simulation
 from tournament.formats import registry
 from tournament.formats.knockout import services as knockout
-from tournament.formats.life_bands import services as life_bands
 from tournament.models import Table, Tournament
-from tournament.tests.helpers import refreshed, seated, set_dealer, url
+from tournament.tests.helpers import record_one_result, refreshed, seated, url
 
 pytestmark = [pytest.mark.core, pytest.mark.django_db]
 
@@ -56,28 +53,7 @@ def play_a_little(tournament: Tournament) -> Table:
     registry.of(tournament).next_step(tournament=tournament, actor=None, action="main")
     table = Table.objects.filter(round__tournament=tournament).order_by("number").first()
     assert table is not None
-    if registry.of(tournament).entry == "loser":
-        life_bands.record_loss(
-            tournament=tournament,
-            actor=None,
-            table_id=table.pk,
-            loser_id=seated(table)[0],
-            version=refreshed(table).version,
-            idempotency_key=uuid.uuid4().hex,
-        )
-    else:
-        ids = set_dealer(tournament, table)
-        points = dict.fromkeys(ids[1:], 7) if registry.of(tournament).counts_card_points(table) else None
-        registry.of(tournament).record_result(
-            tournament=tournament,
-            actor=None,
-            table_id=table.pk,
-            winner_id=ids[0],
-            version=refreshed(table).version,
-            idempotency_key=uuid.uuid4().hex,
-            card_points=points,
-        )
-    return refreshed(table)
+    return record_one_result(tournament, table)
 
 
 def measure(client: Client, staff_user, fmt: str, players: int) -> dict[str, int]:  # type: ignore[no-untyped-def]
