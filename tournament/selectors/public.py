@@ -19,16 +19,18 @@ page (``find_players``, ``lookup``) reads only the players asked for.
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Exists, OuterRef, Prefetch, Q
+from django.db.models import Exists, OuterRef, Q
 
 from tournament import enums, folding, versions
 from tournament.formats import registry
-from tournament.formats.record import Format, Standing
+from tournament.formats.record import Format, PublicExtras, Standing
 from tournament.models import Player, Round, Seat, Table, Tournament
 from tournament.selectors import ranking as ranking_reads
 from tournament.selectors.desk import folded_match
@@ -42,7 +44,7 @@ TABLES_PAGE = 12
 STANDINGS_PAGE = 28
 
 
-@dataclass
+@dataclass(frozen=True)
 class PublicSeat:
     position: int
     start_number: int | None
@@ -57,14 +59,14 @@ class PublicSeat:
     bands: int = 0
 
 
-@dataclass
+@dataclass(frozen=True)
 class PublicTable:
     number: int
     status: str
     is_duel: bool
     wins_needed: int | None
     points_target: int | None
-    seats: list[PublicSeat]
+    seats: tuple[PublicSeat, ...]
     round_label: str = ""
     is_final: bool = False
     started_at: datetime | None = None
@@ -155,60 +157,34 @@ def _taking_part(rows: list[Standing], seated: set[int]) -> list[Standing]:
 
 
 def snapshot(tournament: Tournament) -> Snapshot:
-    """Rounds, tables, seats and players (three queries), the format's extras, and the
-    ranking when decided (or the standings so far, for formats that rank during play)."""
+    """Rounds, then tables, seats and players (two queries), the format's extras, and the
+    ranking when decided (or the standings so far, for formats that rank during play).
+
+    Tables and seats are read as plain rows in one query (``values_list``), not as model
+    instances: a screen reads every seat of the tournament, and building models was most of
+    its time."""
     fmt = registry.of(tournament)
-    rounds = (
-        Round.objects.filter(tournament=tournament)
-        .order_by("number")
-        .prefetch_related(
-            Prefetch(
-                "tables",
-                queryset=Table.objects.order_by("number").prefetch_related(
-                    Prefetch(
-                        "seats",
-                        queryset=Seat.objects.select_related("player")
-                        .only(
-                            "position",
-                            "games_won",
-                            "points",
-                            "place",
-                            "chips",
-                            "out_order",
-                            "table_id",
-                            "player__name",
-                            "player__club",
-                            "player__start_number",
-                        )
-                        .order_by("position"),
-                    )
-                ),
-            )
-        )
-    )
     extras = fmt.public_extras(tournament)
     sharp = timedelta(minutes=extras.sharp_minutes) if extras.sharp_minutes else None
-    public_rounds = [
-        _public_round(
-            rnd,
-            [
-                _public_table(
-                    tournament,
-                    rnd,
-                    table,
-                    [
-                        _public_seat(seat, seat.player, extras.bands.get(seat.player_id, extras.default_bands))
-                        for seat in table.seats.all()
-                    ],
-                    sharp,
-                    extras.sharp_stages,
-                )
-                for table in rnd.tables.all()
-            ],
-        )
-        for rnd in rounds
-    ]
-    seated = {seat.player_id for rnd in public_rounds for table in rnd.tables for seat in table.seats}
+    rounds = list(Round.objects.filter(tournament=tournament).order_by("number"))
+    by_id = {rnd.pk: rnd for rnd in rounds}
+    labels = {rnd.pk: str(rnd) for rnd in rounds}  # str(rnd) translates: once per round
+    # Every seat with its table, in table order (a table is always created with its seats).
+    rows = (
+        Seat.objects.filter(table__round__tournament=tournament)
+        .order_by("table__round_id", "table__number", "position")
+        .values_list(*_TABLE_COLUMNS, *_SEAT_FIELDS)
+    )
+    tables_by_round: dict[int, list[PublicTable]] = {}
+    width = len(_TABLE_COLUMNS)
+    for table_columns, seat_rows in itertools.groupby(rows, key=lambda row: row[:width]):
+        table_row = _TableRow(*table_columns)
+        rnd = by_id[table_row.round_id]
+        seats = [_seat_from_row(row[width:], extras) for row in seat_rows]
+        table = _public_table(tournament, rnd, table_row, seats, sharp, extras.sharp_stages, labels[rnd.pk])
+        tables_by_round.setdefault(rnd.pk, []).append(table)
+    public_rounds = [_public_round(rnd, tables_by_round.get(rnd.pk, [])) for rnd in rounds]
+    seated = {seat.player_id for tables in tables_by_round.values() for table in tables for seat in table.seats}
     ranking: list[Standing] = []
     standings: list[Standing] = []
     if tournament.status == enums.TournamentStatus.FINISHED:
@@ -222,6 +198,56 @@ def snapshot(tournament: Tournament) -> Snapshot:
         ranking=ranking,
         standings=standings,
         pool=list(extras.pool),
+    )
+
+
+# What a public seat shows, read as rows by ``snapshot`` after its table's columns.
+_SEAT_FIELDS = (
+    "position",
+    "player__start_number",
+    "player__name",
+    "player__club",
+    "games_won",
+    "points",
+    "place",
+    "player_id",
+    "chips",
+    "out_order",
+)
+
+
+@dataclass(frozen=True)
+class _TableRow:
+    """A table as ``snapshot`` reads it (the fields ``_public_table`` uses)."""
+
+    id: int
+    round_id: int
+    number: int
+    status: str
+    is_duel: bool
+    wins_needed: int | None
+    points_target: int | None
+    is_final: bool
+    started_at: datetime | None
+
+
+_TABLE_COLUMNS = tuple(f"table__{column.name}" for column in dataclasses.fields(_TableRow))
+
+
+def _seat_from_row(row: tuple[Any, ...], extras: PublicExtras) -> PublicSeat:
+    position, start_number, name, club, games_won, points, place, player_id, chips, out_order = row
+    return PublicSeat(
+        position=position,
+        start_number=start_number,
+        name=name,
+        club=club,
+        games_won=games_won,
+        points=points,
+        place=place,
+        player_id=player_id,
+        chips=chips,
+        out=out_order is not None,
+        bands=extras.bands.get(player_id, extras.default_bands),
     )
 
 
@@ -244,10 +270,11 @@ def _public_seat(seat: Seat, player: Player, bands: int) -> PublicSeat:
 def _public_table(
     tournament: Tournament,
     rnd: Round,
-    table: Table,
-    seats: list[PublicSeat],
+    table: Table | _TableRow,
+    seats: tuple[PublicSeat, ...] | list[PublicSeat],
     sharp: timedelta | None,
     sharp_stages: tuple[str, ...],
+    round_label: str | None = None,
 ) -> PublicTable:
     return PublicTable(
         number=table.number,
@@ -256,8 +283,9 @@ def _public_table(
         is_duel=table.is_duel,
         wins_needed=table.wins_needed,
         points_target=table.points_target,
-        seats=seats,
-        round_label=str(rnd),
+        seats=tuple(seats),
+        # str(rnd) translates the stage's label: worked out once per round by ``snapshot``.
+        round_label=str(rnd) if round_label is None else round_label,
         is_final=table.is_final,
         started_at=table.started_at,
         sharp_at=(table.started_at + sharp) if sharp and table.started_at and rnd.stage in sharp_stages else None,

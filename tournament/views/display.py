@@ -31,7 +31,7 @@ from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
 
-from tournament import renderings, versions
+from tournament import fragments, renderings, versions
 from tournament.formats import registry
 from tournament.models import Tournament
 from tournament.polling import POLL_SECONDS as POLL_SECONDS_STAFF
@@ -126,6 +126,59 @@ def by_number(request: HttpRequest, tournament_id: int, page: str) -> HttpRespon
     return response
 
 
+def screen_context(snap: public.Snapshot) -> dict[str, object]:
+    """The projector screen's context in the active language: its lists in pages, each table,
+    page and the bracket a piece rendered by what it shows (``tournament.fragments``), so a
+    screen rendered again after a result renders that table, its bracket and the standings
+    again and copies the rest."""
+    fmt = snap.format
+    alphabetical = snap.seating_alphabetical()
+    tables = snap.live_tables
+    shown = snap.bracket_rounds
+    table_pieces = [
+        fragments.render("tournament/display/_pj_table.html", {"table": table, "fmt": fmt}, shows=(fmt.slug, table))
+        for table in tables
+    ]
+    alpha_lines = [(seat.name, table.is_duel, table.number) for seat, table in alphabetical]
+    standings_lines = [
+        (row.place, row.player.start_number, row.player.name, row.points, row.games_won) for row in snap.standings
+    ]
+    # (position in the queue, (start number, name)): the position runs on across pages.
+    pool_lines = list(enumerate(snap.pool, 1))
+    return {
+        "tournament": snap.tournament,
+        "fmt": fmt,
+        "snap": snap,
+        "table_pages": public.chunks(table_pieces, public.TABLES_PAGE) if tables else [],
+        "tables_total": len(tables),
+        "alpha_pages": [
+            fragments.render("tournament/display/_pj_alpha.html", {"lines": page})
+            for page in public.chunks(alpha_lines, public.ALPHA_PAGE)
+        ]
+        if alpha_lines
+        else [],
+        "alpha_total": len(alpha_lines),
+        "podium": snap.ranking[:3],
+        "standings_pages": [
+            fragments.render("tournament/display/_pj_standings.html", {"lines": page})
+            for page in public.chunks(standings_lines, public.STANDINGS_PAGE)
+        ]
+        if standings_lines
+        else [],
+        "pool_pages": [
+            fragments.render("tournament/display/_pj_pool.html", {"page": page})
+            for page in public.chunks(pool_lines, public.ALPHA_PAGE)
+        ]
+        if pool_lines
+        else [],
+        "bracket": fragments.render(
+            "tournament/display/_pj_bracket.html", {"shown": shown, "fmt": fmt}, shows=(fmt.slug, shown)
+        )
+        if snap.rounds
+        else "",
+    }
+
+
 def _screen(state: versions.State, language: str) -> renderings.Rendering:
     """The projector's rotating views in ``language`` (``renderings``: once per version, at
     most once a second). Keyed by id: the fragment shows no key, and every write (a new
@@ -136,22 +189,7 @@ def _screen(state: versions.State, language: str) -> renderings.Rendering:
         # The snapshot too: round and stage labels are translated as it is built.
         with translation.override(language):
             snap = public.snapshot(tournament)
-            alphabetical = snap.seating_alphabetical()
-            tables = snap.live_tables
-            context = {
-                "tournament": tournament,
-                "fmt": snap.format,
-                "snap": snap,
-                "alpha_pages": public.chunks(alphabetical, public.ALPHA_PAGE) if alphabetical else [],
-                "alpha_total": len(alphabetical),
-                "table_pages": public.chunks(tables, public.TABLES_PAGE) if tables else [],
-                "tables_total": len(tables),
-                "podium": snap.ranking[:3],
-                "standings_pages": public.chunks(snap.standings, public.STANDINGS_PAGE) if snap.standings else [],
-                # (position in the queue, (start number, name)): the position runs on across pages.
-                "pool_pages": public.chunks(list(enumerate(snap.pool, 1)), public.ALPHA_PAGE) if snap.pool else [],
-            }
-            html = render_to_string("tournament/display/_screen.html", context)
+            html = render_to_string("tournament/display/_screen.html", screen_context(snap))
         return tournament.version, html.encode()
 
     return renderings.latest(f"screen:{language}", state.tournament_id, state.version, build)
