@@ -7,6 +7,12 @@
 // each kind's items fill as many pages as they need, and no page runs off the screen.
 // The bracket keeps the latest rounds that fit side by side. The server's fragment is
 // kept, and laid out again when the screen area changes size (window, header).
+//
+// A big field's lists come in windows (tournament/selectors/screen.py): each rotation
+// through the views shows one window of every list, and when the rotation wraps the
+// next windows are asked for (?cycle=N, N counting round the windows the server names
+// in .pj-cycle[data-windows]). Such a list's pages count the items shown of how many
+// ("97–108 / 1111") rather than pages.
 (function () {
   const body = document.body;
   const screen = document.getElementById("screen");
@@ -22,6 +28,15 @@
   let currentKind = "";
   let currentPage = 0;
   let serverHtml = screen.innerHTML;
+  let windows = 1; // rotations that show every list once (the server's .pj-cycle)
+  let wantedCycle = 0; // the rotation whose windows are asked for
+  let startOver = false; // the next windows were asked for: show the first view when they come
+
+  function readCycle() {
+    const marker = screen.querySelector(".pj-cycle");
+    windows = Math.max(1, parseInt(marker && marker.dataset.windows, 10) || 1);
+    if (wantedCycle >= windows) wantedCycle = 0; // the lists got shorter
+  }
 
   // 304 means "nothing changed": keep the page as it is.
   htmx.config.responseHandling = [
@@ -126,9 +141,16 @@
       page.after(next);
       page = next;
     }
+    // A window of a longer list (data-offset, data-total): each page counts the items it shows.
+    const total = parseInt(first.dataset.total, 10);
+    let shown = parseInt(first.dataset.offset, 10) || 0;
     done.forEach((page, n) => {
       const counter = page.querySelector("[data-page]");
-      if (counter) counter.textContent = done.length > 1 ? n + 1 + "/" + done.length : "";
+      const count = page.querySelector("[data-items]").children.length;
+      const range = count > 1 ? shown + 1 + "–" + (shown + count) : String(shown + 1);
+      if (counter && total) counter.textContent = range + " / " + total;
+      else if (counter) counter.textContent = done.length > 1 ? n + 1 + "/" + done.length : "";
+      shown += count;
       // What follows the whole list ("+ 11 more tables") closes the last page only.
       if (n < done.length - 1) page.querySelectorAll("[data-last-page]").forEach((el) => el.remove());
     });
@@ -149,6 +171,7 @@
   }
 
   function layout() {
+    readCycle();
     if (title) fitWords(title.parentElement);
     const kinds = new Map();
     for (const view of views()) {
@@ -213,11 +236,23 @@
     }
   }
 
+  // The next view; when the rotation wraps and the lists have further windows, ask for them now.
+  function advance() {
+    if (windows > 1 && index + 1 >= views().length) {
+      wantedCycle = (wantedCycle + 1) % windows;
+      startOver = true;
+      htmx.trigger(screen, "pj-next");
+    }
+    show(index + 1);
+  }
+
   screen.addEventListener("htmx:configRequest", (event) => {
     if (etag) event.detail.headers["If-None-Match"] = etag;
+    if (wantedCycle > 0) event.detail.parameters.cycle = wantedCycle;
   });
   screen.addEventListener("htmx:afterRequest", (event) => {
     const xhr = event.detail.xhr;
+    if (!xhr || xhr.status !== 200) startOver = false; // no new windows: rotate on as before
     if (xhr && (xhr.status === 200 || xhr.status === 304)) {
       // The state shown is as old as the server says (a big field's screen is kept a while,
       // tournament.renderings): "updated N s ago" counts from then, not from this answer.
@@ -238,7 +273,9 @@
   screen.addEventListener("htmx:afterSwap", () => {
     serverHtml = screen.innerHTML;
     layout();
-    showSame();
+    if (startOver) show(0);
+    else showSame();
+    startOver = false;
   });
   // Fonts change the measure: page again once they are all there.
   if (document.fonts && document.fonts.status !== "loaded") document.fonts.ready.then(relayout);
@@ -247,6 +284,6 @@
   layout();
   show(0);
   body.dataset.paged = "true"; // for the browser tests: the lists are paged to this screen
-  setInterval(() => show(index + 1), rotateMs);
+  setInterval(advance, rotateMs);
   setInterval(renderFreshness, 1000);
 })();

@@ -73,9 +73,10 @@ class PublicTable:
     sharp_at: datetime | None = None
     # Decided, but its result waits for a second person's confirmation (``Tournament.confirm_results``).
     provisional: bool = False
+    round_id: int = 0
 
 
-@dataclass
+@dataclass(frozen=True)
 class PublicRound:
     number: int
     stage: str
@@ -83,7 +84,7 @@ class PublicRound:
     label: str
     stage_number: int
     status: str
-    tables: list[PublicTable]
+    tables: tuple[PublicTable, ...]
     # Why the round seats whom it seats where it deviates from the plain rule (the organiser's choice).
     note: str = ""
 
@@ -165,25 +166,13 @@ def snapshot(tournament: Tournament) -> Snapshot:
     its time."""
     fmt = registry.of(tournament)
     extras = fmt.public_extras(tournament)
-    sharp = timedelta(minutes=extras.sharp_minutes) if extras.sharp_minutes else None
     rounds = list(Round.objects.filter(tournament=tournament).order_by("number"))
     by_id = {rnd.pk: rnd for rnd in rounds}
     labels = {rnd.pk: str(rnd) for rnd in rounds}  # str(rnd) translates: once per round
-    # Every seat with its table, in table order (a table is always created with its seats).
-    rows = (
-        Seat.objects.filter(table__round__tournament=tournament)
-        .order_by("table__round_id", "table__number", "position")
-        .values_list(*_TABLE_COLUMNS, *_SEAT_FIELDS)
-    )
     tables_by_round: dict[int, list[PublicTable]] = {}
-    width = len(_TABLE_COLUMNS)
-    for table_columns, seat_rows in itertools.groupby(rows, key=lambda row: row[:width]):
-        table_row = _TableRow(*table_columns)
-        rnd = by_id[table_row.round_id]
-        seats = [_seat_from_row(row[width:], extras) for row in seat_rows]
-        table = _public_table(tournament, rnd, table_row, seats, sharp, extras.sharp_stages, labels[rnd.pk])
-        tables_by_round.setdefault(rnd.pk, []).append(table)
-    public_rounds = [_public_round(rnd, tables_by_round.get(rnd.pk, [])) for rnd in rounds]
+    for table in public_tables(tournament, Q(), by_id, labels, extras):
+        tables_by_round.setdefault(table.round_id, []).append(table)
+    public_rounds = [_public_round(rnd, tables_by_round.get(rnd.pk, []), labels[rnd.pk]) for rnd in rounds]
     seated = {seat.player_id for tables in tables_by_round.values() for table in tables for seat in table.seats}
     ranking: list[Standing] = []
     standings: list[Standing] = []
@@ -199,6 +188,33 @@ def snapshot(tournament: Tournament) -> Snapshot:
         standings=standings,
         pool=list(extras.pool),
     )
+
+
+def public_tables(
+    tournament: Tournament,
+    seats: Q,
+    rounds: dict[int, Round],
+    labels: dict[int, str],
+    extras: PublicExtras,
+) -> list[PublicTable]:
+    """The tables of ``tournament`` with a seat matching ``seats``, with all their seats as
+    ``seats`` selects them, in order of round and number: one query of plain rows (a table
+    is always created with its seats). ``rounds`` and ``labels``: the tournament's rounds by
+    id and their translated labels."""
+    sharp = timedelta(minutes=extras.sharp_minutes) if extras.sharp_minutes else None
+    rows = (
+        Seat.objects.filter(seats, table__round__tournament=tournament)
+        .order_by("table__round__number", "table__number", "position")
+        .values_list(*_TABLE_COLUMNS, *_SEAT_FIELDS)
+    )
+    width = len(_TABLE_COLUMNS)
+    tables = []
+    for table_columns, seat_rows in itertools.groupby(rows, key=lambda row: row[:width]):
+        table_row = _TableRow(*table_columns)
+        rnd = rounds[table_row.round_id]
+        seated = [_seat_from_row(row[width:], extras) for row in seat_rows]
+        tables.append(_public_table(tournament, rnd, table_row, seated, sharp, extras.sharp_stages, labels[rnd.pk]))
+    return tables
 
 
 # What a public seat shows, read as rows by ``snapshot`` after its table's columns.
@@ -286,22 +302,23 @@ def _public_table(
         seats=tuple(seats),
         # str(rnd) translates the stage's label: worked out once per round by ``snapshot``.
         round_label=str(rnd) if round_label is None else round_label,
+        round_id=rnd.pk,
         is_final=table.is_final,
         started_at=table.started_at,
         sharp_at=(table.started_at + sharp) if sharp and table.started_at and rnd.stage in sharp_stages else None,
     )
 
 
-def _public_round(rnd: Round, tables: list[PublicTable]) -> PublicRound:
+def _public_round(rnd: Round, tables: list[PublicTable], label: str | None = None) -> PublicRound:
     return PublicRound(
         number=rnd.number,
         stage=rnd.stage,
         stage_label=str(rnd.get_stage_display()),
-        label=str(rnd),
+        label=str(rnd) if label is None else label,
         stage_number=rnd.stage_number,
         status=rnd.status,
         note=rnd.seating_note,
-        tables=tables,
+        tables=tuple(tables),
     )
 
 

@@ -37,6 +37,7 @@ from tournament.models import Tournament
 from tournament.polling import POLL_SECONDS as POLL_SECONDS_STAFF
 from tournament.polling import answer_if_unchanged, etag_for, short_hash
 from tournament.selectors import public
+from tournament.selectors import screen as screen_reads
 
 POLL_SECONDS = 2
 LANGUAGE_CODES = frozenset(code for code, _name in settings.LANGUAGES)
@@ -75,9 +76,11 @@ def projector_language(request: HttpRequest, display_language: str) -> str:
     return str(request.LANGUAGE_CODE)
 
 
-def _screen_tag(public_key: str, version: int, language: str) -> str:
-    """The projector's ETag: the version its screen shows and the language it is shown in."""
-    return f'"screen-{public_key}-{version}-{language}"'
+def _screen_tag(public_key: str, version: int, language: str, cycle: int = 0) -> str:
+    """The projector's ETag: the version its screen shows, the language it is shown in and the
+    rotation whose windows it shows (``selectors.screen``)."""
+    rotation = f"-c{cycle}" if cycle else ""  # the first rotation's tag as before windows
+    return f'"screen-{public_key}-{version}{rotation}-{language}"'
 
 
 def _revalidate(response: HttpResponse, listed: bool = True) -> HttpResponse:
@@ -126,20 +129,16 @@ def by_number(request: HttpRequest, tournament_id: int, page: str) -> HttpRespon
     return response
 
 
-def screen_context(snap: public.Snapshot) -> dict[str, object]:
-    """The projector screen's context in the active language: its lists in pages, each table,
-    page and the bracket a piece rendered by what it shows (``tournament.fragments``), so a
-    screen rendered again after a result renders that table, its bracket and the standings
-    again and copies the rest."""
+def screen_context(snap: screen_reads.Screen) -> dict[str, object]:
+    """The projector screen's context in the active language: its lists' windows in pages,
+    each table, page and the bracket a piece rendered by what it shows
+    (``tournament.fragments``), so a screen rendered again after a result renders that
+    table, its bracket and the standings again and copies the rest."""
     fmt = snap.format
-    alphabetical = snap.seating_alphabetical()
-    tables = snap.live_tables
-    shown = snap.bracket_rounds
     table_pieces = [
         fragments.render("tournament/display/_pj_table.html", {"table": table, "fmt": fmt}, shows=(fmt.slug, table))
-        for table in tables
+        for table in snap.tables
     ]
-    alpha_lines = [(seat.name, table.is_duel, table.number) for seat, table in alphabetical]
     standings_lines = [
         (row.place, row.player.start_number, row.player.name, row.points, row.games_won) for row in snap.standings
     ]
@@ -149,16 +148,16 @@ def screen_context(snap: public.Snapshot) -> dict[str, object]:
         "tournament": snap.tournament,
         "fmt": fmt,
         "snap": snap,
-        "table_pages": public.chunks(table_pieces, public.TABLES_PAGE) if tables else [],
-        "tables_total": len(tables),
+        "table_pages": public.chunks(table_pieces, public.TABLES_PAGE) if table_pieces else [],
+        "tables_total": snap.tables_window.total,
         "alpha_pages": [
             fragments.render("tournament/display/_pj_alpha.html", {"lines": page})
-            for page in public.chunks(alpha_lines, public.ALPHA_PAGE)
+            for page in public.chunks(snap.alphabetical, public.ALPHA_PAGE)
         ]
-        if alpha_lines
+        if snap.alphabetical
         else [],
-        "alpha_total": len(alpha_lines),
-        "podium": snap.ranking[:3],
+        "alpha_total": snap.alpha_window.total,
+        "podium": snap.ranking_top,
         "standings_pages": [
             fragments.render("tournament/display/_pj_standings.html", {"lines": page})
             for page in public.chunks(standings_lines, public.STANDINGS_PAGE)
@@ -172,27 +171,35 @@ def screen_context(snap: public.Snapshot) -> dict[str, object]:
         if pool_lines
         else [],
         "bracket": fragments.render(
-            "tournament/display/_pj_bracket.html", {"shown": shown, "fmt": fmt}, shows=(fmt.slug, shown)
+            "tournament/display/_pj_bracket.html", {"shown": snap.bracket, "fmt": fmt}, shows=(fmt.slug, snap.bracket)
         )
-        if snap.rounds
+        if snap.bracket
         else "",
     }
 
 
-def _screen(state: versions.State, language: str) -> renderings.Rendering:
-    """The projector's rotating views in ``language`` (``renderings``: once per version, at
-    most once a second). Keyed by id: the fragment shows no key, and every write (a new
-    key, unlisting) bumps the version."""
+def asked_cycle(request: HttpRequest) -> int:
+    """The rotation a projector asks for with ``?cycle=N`` (``selectors.screen``: which window of
+    each list it shows); 0 when none is asked or the value is not a small whole number."""
+    asked = request.GET.get("cycle", "")[:3]  # at most 1,000 renderings per screen and language
+    return int(asked) if asked.isdecimal() and asked.isascii() else 0
+
+
+def _screen(state: versions.State, language: str, cycle: int = 0) -> renderings.Rendering:
+    """The projector's rotating views in ``language`` on rotation ``cycle`` (``renderings``: once
+    per version, at most once a second). Keyed by id: the fragment shows no key, and every
+    write (a new key, unlisting) bumps the version."""
 
     def build() -> tuple[int, bytes]:
         tournament = Tournament.objects.get(pk=state.tournament_id)
-        # The snapshot too: round and stage labels are translated as it is built.
+        # The read too: round and stage labels are translated as it is built.
         with translation.override(language):
-            snap = public.snapshot(tournament)
+            snap = screen_reads.read(tournament, cycle)
             html = render_to_string("tournament/display/_screen.html", screen_context(snap))
         return tournament.version, html.encode()
 
-    return renderings.latest(f"screen:{language}", state.tournament_id, state.version, build)
+    name = f"screen:{language}" if cycle == 0 else f"screen:{language}:{cycle}"
+    return renderings.latest(name, state.tournament_id, state.version, build)
 
 
 @require_GET
@@ -227,11 +234,12 @@ def projector_screen(request: HttpRequest, public_key: str) -> HttpResponse:
     screen's latest rendering (``renderings``), with that rendering's version as ETag."""
     state = _state_or_404(public_key)
     language = projector_language(request, state.display_language)
-    unchanged = answer_if_unchanged(request, _screen_tag(public_key, state.version, language))
+    cycle = asked_cycle(request)
+    unchanged = answer_if_unchanged(request, _screen_tag(public_key, state.version, language, cycle))
     behind = 0.0  # the screen shows the tournament as it is now
     if unchanged is None:
-        screen = _screen(state, language)
-        etag = _screen_tag(public_key, screen.version, language)
+        screen = _screen(state, language, cycle)
+        etag = _screen_tag(public_key, screen.version, language, cycle)
         if screen.version != state.version:
             # A rendering kept although the version moved on: it shows the state of when it was made.
             behind = renderings.age(screen)

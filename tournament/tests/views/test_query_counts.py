@@ -42,6 +42,7 @@ from tournament.formats.life_bands import rules as life_bands_rules
 from tournament.formats.life_bands import services as life_bands_services
 from tournament.formats.points import services as points_services
 from tournament.models import CheckIn, LedgerEntry, Player, PoolEntry, Round, Seat, Table, Tournament
+from tournament.selectors import screen as screen_reads
 from tournament.tests.factories import PlayerFactory, TournamentFactory
 from tournament.tests.helpers import refreshed, seated, set_dealer, undo, url
 from tournament.tests.views.scenarios import FORMATS, cut_band, lose, win
@@ -660,6 +661,13 @@ PINNED: dict[str, dict[str, int]] = {
 @pytest.fixture(autouse=True)
 def _fast_passwords(settings):  # type: ignore[no-untyped-def]
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _projector_reads_whole(monkeypatch):  # type: ignore[no-untyped-def]
+    # Both sizes read the projector's screen whole (a big field reads it window by window, with
+    # its own fixed count: test_screen_windows.py), so the pins compare one way of reading.
+    monkeypatch.setattr(screen_reads, "WHOLE_READ_TABLES", 10**9)
 
 
 @pytest.mark.parametrize("fmt", LONGEST_FIRST)

@@ -1,0 +1,67 @@
+"""A big field's projector shows one window of every list per rotation, in chromium (issue 16).
+
+The windows are made small here (6 tables, 20 names) so that a 50-player field takes several:
+the projector starts with tables 1-6 and names 1-20, and each time its rotation wraps it asks
+for the next windows (``?cycle=``) and shows them from the first view; after the last window
+it starts over. Each page counts the items it shows of how many ("7–12 / 16").
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+from playwright.sync_api import Page, expect
+
+from tournament import enums, simulation
+from tournament.formats.knockout import services as knockout
+from tournament.models import Tournament
+from tournament.selectors import screen as screen_reads
+
+pytestmark = pytest.mark.browser
+
+ROTATION_WAIT_MS = 30_000  # three or four views of 3 s each, and the answer to the poll
+
+
+@pytest.fixture
+def small_windows(monkeypatch):  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(screen_reads, "TABLES_WINDOW", 6)
+    monkeypatch.setattr(screen_reads, "ALPHA_WINDOW", 20)
+
+
+def counter(page: Page, kind: str):  # type: ignore[no-untyped-def]
+    return page.locator(f'#screen [data-view="{kind}"] [data-page]').first
+
+
+def test_each_rotation_shows_the_next_windows_and_starts_over(new_tablet, small_windows, screenshot) -> None:  # type: ignore[no-untyped-def]
+    tournament = simulation.create_field(fmt=enums.Format.KNOCKOUT, players=50, seed=3)
+    rnd = knockout.generate_next_round(tournament=tournament, actor=None, seed=3).round
+    assert rnd is not None
+    count = rnd.tables.count()
+    assert 13 <= count <= 18  # three windows of 6
+    Tournament.objects.filter(pk=tournament.pk).update(display_rotation_seconds=3)
+    asked: list[str] = []
+    page = new_tablet()
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    page.on("request", lambda request: asked.append(request.url) if "/screen/" in request.url else None)
+    page.goto(reverse("tournament:projector", args=[tournament.public_key]))
+
+    tables = page.locator('#screen [data-view="tables"]')
+    expect(tables.locator("article.pj-table")).to_have_count(6)
+    expect(counter(page, "tables")).to_have_text(f"1–6 / {count}")
+    expect(counter(page, "alphabetical")).to_have_text("1–20 / 50")
+    expect(tables.locator(".pj-table-no").first).to_have_text("Table 1")
+    screenshot(page, "projector-windows-01-first")
+
+    # The rotation wraps: the next windows, shown from the first view.
+    expect(counter(page, "tables")).to_have_text(f"7–12 / {count}", timeout=ROTATION_WAIT_MS)
+    expect(tables.locator(".pj-table-no").first).to_have_text("Table 7")
+    expect(counter(page, "alphabetical")).to_have_text("21–40 / 50")
+    expect(page.locator('#screen [data-view="tables"].active')).to_have_count(1)
+    assert any("cycle=1" in url for url in asked), asked
+    screenshot(page, "projector-windows-02-second")
+
+    expect(counter(page, "tables")).to_have_text(f"13–{count} / {count}", timeout=ROTATION_WAIT_MS)
+    expect(counter(page, "alphabetical")).to_have_text("41–50 / 50")
+    # Three windows of tables: the fourth rotation starts over.
+    expect(counter(page, "tables")).to_have_text(f"1–6 / {count}", timeout=ROTATION_WAIT_MS)
+    expect(counter(page, "alphabetical")).to_have_text("1–20 / 50")
