@@ -126,35 +126,29 @@ def _sort_key(name: str) -> tuple[str, str]:
     return (folding.plain(name), name)
 
 
-# Up to this many tables in all rounds, a screen reads every seat at once (one query, as
-# ``public.snapshot``) and cuts its windows here: cheaper than four narrower queries.
-WHOLE_READ_TABLES = 600
+# A tournament for up to this many players (``Tournament.capacity``) is read whole: every seat
+# at once (one query, as ``public.snapshot``), its windows cut here, cheaper than the narrower
+# queries of a big one. Decided by the capacity, so that the read costs no query to choose.
+WHOLE_READ_CAPACITY = 250
 
 
 def read(tournament: Tournament, cycle: int = 0) -> Screen:
     """The screen of ``tournament`` on rotation ``cycle`` (see the module docstring), in the
-    active language (round labels): a small tournament read whole (``WHOLE_READ_TABLES``),
+    active language (round labels): a small tournament read whole (``WHOLE_READ_CAPACITY``),
     a big one window by window; both give the same screen."""
     fmt = registry.of(tournament)
     extras = fmt.public_extras(tournament)
-    rounds = list(
-        Round.objects.filter(tournament=tournament)
-        .annotate(
-            total=Count("tables"),
-            playing=Count("tables", filter=Q(tables__status=enums.TableStatus.PLAYING)),
-        )
-        .order_by("number")
-    )
+    rounds = list(Round.objects.filter(tournament=tournament).order_by("number"))
     labels = {rnd.pk: str(rnd) for rnd in rounds}  # str(rnd) translates: once per round
     part = _Part(tournament, fmt, extras, rounds, labels, cycle)
-    if sum(rnd.total for rnd in rounds) <= WHOLE_READ_TABLES:
+    if tournament.capacity <= WHOLE_READ_CAPACITY:
         return part.whole()
     return part.windowed()
 
 
 @dataclass
 class _Part:
-    """What both reads share: the tournament, its rounds (annotated with their tables' counts)."""
+    """What both reads share: the tournament, its rounds and their labels, the rotation."""
 
     tournament: Tournament
     fmt: Format
@@ -181,19 +175,24 @@ class _Part:
             ]
         return indexes[-BRACKET_ROUNDS:]
 
-    def _live_rounds(self) -> tuple[list[Round], bool]:
+    def _live_rounds(self, playing: dict[int, int]) -> tuple[list[Round], bool]:
         """The rounds whose tables are shown as seating (``public.Snapshot.live_tables``) and
         whether only their playing tables are: with rounds played at once, the playing tables of
-        the running rounds; else, and when none plays, all tables of the last round."""
+        the running rounds; else, and when none plays, all tables of the last round.
+        ``playing``: the playing tables per round id."""
         running = [rnd for rnd in self.rounds if rnd.status == enums.RoundStatus.RUNNING]
-        if self.fmt.parallel_rounds and sum(rnd.playing for rnd in running):
+        if self.fmt.parallel_rounds and sum(playing.get(rnd.pk, 0) for rnd in running):
             return running, True
         return self.rounds[-1:], False
 
     def whole(self) -> Screen:
         """Every seat in one query; the windows cut here."""
         tables = self._tables(Q())
-        live_rounds, playing_only = self._live_rounds()
+        playing: dict[int, int] = {}
+        for table in tables:
+            if table.status == enums.TableStatus.PLAYING:
+                playing[table.round_id] = playing.get(table.round_id, 0) + 1
+        live_rounds, playing_only = self._live_rounds(playing)
         live_ids = {rnd.pk for rnd in live_rounds}
         live = [
             table
@@ -223,8 +222,14 @@ class _Part:
 
     def windowed(self) -> Screen:
         """The window's tables, the live seats' names and the bracket's first tables: a query each."""
-        live_rounds, playing_only = self._live_rounds()
-        live_total = sum(rnd.playing if playing_only else rnd.total for rnd in live_rounds)
+        counts = {
+            row["round_id"]: row
+            for row in Table.objects.filter(round__tournament=self.tournament)
+            .values("round_id")
+            .annotate(total=Count("id"), playing=Count("id", filter=Q(status=enums.TableStatus.PLAYING)))
+        }
+        live_rounds, playing_only = self._live_rounds({pk: row["playing"] for pk, row in counts.items()})
+        live_total = sum(counts.get(rnd.pk, {}).get("playing" if playing_only else "total", 0) for rnd in live_rounds)
         live_tables = Table.objects.filter(round__in=live_rounds)
         if playing_only:
             live_tables = live_tables.filter(status=enums.TableStatus.PLAYING)
@@ -252,7 +257,7 @@ class _Part:
             BracketColumn(
                 round=self.public_rounds[i],
                 tables=tuple(by_round.get(self.rounds[i].pk, [])),
-                total=self.rounds[i].total,
+                total=counts.get(self.rounds[i].pk, {}).get("total", 0),
             )
             for i in shown
         ]

@@ -14,6 +14,7 @@ from tournament import desk, enums, simulation
 from tournament.formats.knockout import services as knockout_services
 from tournament.formats.life_bands import services as life_bands_services
 from tournament.models import CheckIn, Player, Round
+from tournament.selectors import screen as screen_reads
 from tournament.tests.factories import PlayerFactory, TournamentFactory
 
 pytestmark = [pytest.mark.core, pytest.mark.django_db]
@@ -135,7 +136,11 @@ def test_finished_tournament_shows_podium(client):
 
 
 @pytest.mark.parametrize("name", PUBLIC)
-def test_query_count_same_at_20_and_1000_players(client, name):
+@pytest.mark.parametrize("whole", [True, False], ids=["read whole", "read by window"])
+def test_query_count_same_at_20_and_1000_players(client, name, whole, monkeypatch):
+    # The projector's screen is read whole or window by window (selectors.screen): each way
+    # costs the same at both sizes.
+    monkeypatch.setattr(screen_reads, "WHOLE_READ_CAPACITY", 10**9 if whole else 0)
     counts = []
     for size in (20, 1000):
         cache.clear()

@@ -667,7 +667,7 @@ def _fast_passwords(settings):  # type: ignore[no-untyped-def]
 def _projector_reads_whole(monkeypatch):  # type: ignore[no-untyped-def]
     # Both sizes read the projector's screen whole (a big field reads it window by window, with
     # its own fixed count: test_screen_windows.py), so the pins compare one way of reading.
-    monkeypatch.setattr(screen_reads, "WHOLE_READ_TABLES", 10**9)
+    monkeypatch.setattr(screen_reads, "WHOLE_READ_CAPACITY", 10**9)
 
 
 @pytest.mark.parametrize("fmt", LONGEST_FIRST)

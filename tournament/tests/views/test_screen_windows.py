@@ -36,7 +36,7 @@ def small_windows(monkeypatch):  # type: ignore[no-untyped-def]
 
 
 def read(tournament: Tournament, cycle: int, whole: bool, monkeypatch) -> screen_reads.Screen:  # type: ignore[no-untyped-def]
-    monkeypatch.setattr(screen_reads, "WHOLE_READ_TABLES", 10**9 if whole else 0)
+    monkeypatch.setattr(screen_reads, "WHOLE_READ_CAPACITY", 10**9 if whole else 0)
     return screen_reads.read(tournament, cycle)
 
 
@@ -123,10 +123,10 @@ def test_the_windowed_read_costs_the_same_queries_at_20_and_200_players(fmt, sma
                 read(tournament, cycle, False, monkeypatch)
             counts.append(len(queries))
     assert len(set(counts)) == 1, counts
-    # Rounds with their counts, the format's extras, the window's tables, the live names, the
+    # Rounds, their tables counted, the format's extras, the window's tables, the live names, the
     # bracket's first tables, and for a format ranked in play its standings (who sat, and the
     # ranking's own three).
-    assert counts[0] == {enums.Format.KNOCKOUT: 4, enums.Format.LIFE_BANDS: 6, enums.Format.POINTS: 8}[fmt]
+    assert counts[0] == {enums.Format.KNOCKOUT: 5, enums.Format.LIFE_BANDS: 7, enums.Format.POINTS: 9}[fmt]
 
 
 @given(st.integers(0, 10_000), st.integers(1, 500), st.integers(0, 50))
