@@ -307,7 +307,7 @@ SIZES = (9, 24)
 ROUND_PAGE = 8
 COMMON = {"print_pack": 7, **{f"{moment}/{name}": ROUND_PAGE for moment in ("first", "last") for name in ROUND_PAGES}}
 PINNED = {
-    KNOCKOUT: {**COMMON, "print_ranking": 12},
+    KNOCKOUT: {**COMMON, "print_ranking": 11},
     LIFE_BANDS: {**COMMON, "print_ranking": 11},
     POINTS: {**COMMON, "print_ranking": 10},
 }
