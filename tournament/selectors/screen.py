@@ -237,9 +237,12 @@ class _Part:
         window_ids = live_tables.order_by("round__number", "number").values("id")[
             tables_window.offset : tables_window.offset + tables_window.size
         ]
-        # "Where do I sit?": one narrow row per live seat, in dictionary order.
+        # "Where do I sit?": one narrow row per live seat, in dictionary order (equal names in
+        # seating order, as the whole read has them: every rotation cuts the same list).
         lines = sorted(
-            Seat.objects.filter(table__in=live_tables).values_list("player__name", "table__is_duel", "table__number"),
+            Seat.objects.filter(table__in=live_tables)
+            .order_by("table__round__number", "table__number", "position")
+            .values_list("player__name", "table__is_duel", "table__number"),
             key=lambda line: _sort_key(line[0]),
         )
         shown = self._bracket_shown()
