@@ -9,7 +9,7 @@ who withdrew before playing appear nowhere. Per list:
 - rounds, tables and seats (projector, bracket, JSON): whoever was seated there;
 - alphabetical seating: the seats of the live tables;
 - ranking and standings: the format's ranking, limited to players who take part
-  (``_taking_part``; the formats already rank only those);
+  (``taking_part``; the formats already rank only those);
 - waiting pool (life bands): players who went out at a table, so they played;
 - the phone page's search (``find_players``): players who take part.
 
@@ -152,7 +152,7 @@ def screen_state(public_key: str) -> tuple[int, str] | None:
     return (state.version, state.display_language) if state is not None else None
 
 
-def _taking_part(rows: list[Standing], seated: set[int]) -> list[Standing]:
+def taking_part(rows: list[Standing], seated: set[int]) -> list[Standing]:
     """The ranking rows of players who take part: checked in, or seated at some point."""
     return [row for row in rows if row.player.status == enums.PlayerStatus.CHECKED_IN or row.player.pk in seated]
 
@@ -172,14 +172,14 @@ def snapshot(tournament: Tournament) -> Snapshot:
     tables_by_round: dict[int, list[PublicTable]] = {}
     for table in public_tables(tournament, Q(), by_id, labels, extras):
         tables_by_round.setdefault(table.round_id, []).append(table)
-    public_rounds = [_public_round(rnd, tables_by_round.get(rnd.pk, []), labels[rnd.pk]) for rnd in rounds]
+    public_rounds = [public_round(rnd, tables_by_round.get(rnd.pk, []), labels[rnd.pk]) for rnd in rounds]
     seated = {seat.player_id for tables in tables_by_round.values() for table in tables for seat in table.seats}
     ranking: list[Standing] = []
     standings: list[Standing] = []
     if tournament.status == enums.TournamentStatus.FINISHED:
-        ranking = _taking_part(ranking_reads.rows(tournament), seated)
+        ranking = taking_part(ranking_reads.rows(tournament), seated)
     if fmt.live_standings and public_rounds:
-        standings = ranking or _taking_part(ranking_reads.rows(tournament), seated)
+        standings = ranking or taking_part(ranking_reads.rows(tournament), seated)
     return Snapshot(
         tournament=tournament,
         format=fmt,
@@ -309,7 +309,9 @@ def _public_table(
     )
 
 
-def _public_round(rnd: Round, tables: list[PublicTable], label: str | None = None) -> PublicRound:
+def public_round(rnd: Round, tables: list[PublicTable], label: str | None = None) -> PublicRound:
+    """``rnd`` as the public sees it, with ``tables``; ``label``: its translated label when the
+    caller has worked it out already (``str(rnd)`` translates the stage on every call)."""
     return PublicRound(
         number=rnd.number,
         stage=rnd.stage,
@@ -380,7 +382,7 @@ def lookup(tournament: Tournament, players: list[Player]) -> list[PlayerLookup]:
         table, rnd = seat.table, seat.table.round
         public_seat = _public_seat(seat, by_id[seat.player_id], extras.bands.get(seat.player_id, extras.default_bands))
         public_table = _public_table(tournament, rnd, table, [public_seat], sharp, extras.sharp_stages)
-        found[seat.player_id].append((_public_round(rnd, [public_table]), public_table, public_seat))
+        found[seat.player_id].append((public_round(rnd, [public_table]), public_table, public_seat))
     places = final_places(tournament) if tournament.status == enums.TournamentStatus.FINISHED else {}
     return [PlayerLookup(player=player, rounds=found[player.pk], place=places.get(player.pk)) for player in players]
 

@@ -159,7 +159,7 @@ class _Part:
 
     def __post_init__(self) -> None:
         self.by_id = {rnd.pk: rnd for rnd in self.rounds}
-        self.public_rounds = [public._public_round(rnd, [], self.labels[rnd.pk]) for rnd in self.rounds]
+        self.public_rounds = [public.public_round(rnd, [], self.labels[rnd.pk]) for rnd in self.rounds]
 
     def _tables(self, seats: Q) -> list[public.PublicTable]:
         return public.public_tables(self.tournament, seats, self.by_id, self.labels, self.extras)
@@ -284,7 +284,7 @@ class _Part:
                 seated = set(
                     Seat.objects.filter(table__round__tournament=self.tournament).values_list("player_id", flat=True)
                 )
-            rows = public._taking_part(ranking_reads.rows(self.tournament), seated)
+            rows = public.taking_part(ranking_reads.rows(self.tournament), seated)
             ranking = rows if finished else []
             standings = rows if self.fmt.live_standings and self.rounds else []
         alpha_window = window_of(len(lines), ALPHA_WINDOW, self.cycle)
