@@ -20,10 +20,12 @@ page (``find_players``, ``lookup``) reads only the players asked for.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from django.core.cache import cache
 from django.db.models import Exists, OuterRef, Q
@@ -119,12 +121,8 @@ class Snapshot:
 
     @property
     def bracket_rounds(self) -> list[PublicRound]:
-        """Columns of the bracket: the last rounds; with rounds played at once, the last two of
-        the first stage beside every round of the later stages."""
-        if self.format.parallel_rounds and self.rounds:
-            first = self.rounds[0].stage
-            return [r for r in self.rounds if r.stage == first][-2:] + [r for r in self.rounds if r.stage != first]
-        return self.rounds[-4:]
+        """Columns of the bracket (``bracket_rounds``)."""
+        return bracket_rounds(self.rounds, self.format.parallel_rounds)
 
     @property
     def finished(self) -> bool:
@@ -132,8 +130,27 @@ class Snapshot:
 
     def seating_alphabetical(self) -> list[tuple[PublicSeat, PublicTable]]:
         pairs = [(seat, table) for table in self.live_tables for seat in table.seats]
-        # Dictionary order of the page's languages: "Änne" before "Zoë", "Mägdalena" before "Michaela".
-        return sorted(pairs, key=lambda pair: (folding.plain(pair[0].name), pair[0].name))
+        return sorted(pairs, key=lambda pair: seating_key(pair[0].name))
+
+
+BRACKET_ROUNDS = 4  # the latest rounds side by side (formats without rounds played at once)
+_Staged = TypeVar("_Staged", Round, PublicRound)
+
+
+def bracket_rounds(rounds: Sequence[_Staged], parallel_rounds: bool) -> list[_Staged]:
+    """The bracket's columns of ``rounds`` (oldest first): the last ``BRACKET_ROUNDS``; with
+    rounds played at once, the last two of the first stage beside every round of the later stages."""
+    if parallel_rounds and rounds:
+        first = rounds[0].stage
+        return [r for r in rounds if r.stage == first][-2:] + [r for r in rounds if r.stage != first]
+    return list(rounds[-BRACKET_ROUNDS:])
+
+
+@functools.lru_cache(maxsize=16384)
+def seating_key(name: str) -> tuple[str, str]:
+    """Where ``name`` goes on "Where do I sit?": the dictionary order of the page's languages
+    ("Änne" before "Zoë", "Mägdalena" before "Michaela")."""
+    return (folding.plain(name), name)
 
 
 def current_version(public_key: str) -> int | None:
