@@ -8,6 +8,8 @@ it starts over. Each page counts the items it shows of how many ("7–12 / 16").
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 from playwright.sync_api import Page, expect
@@ -65,3 +67,32 @@ def test_each_rotation_shows_the_next_windows_and_starts_over(new_tablet, small_
     # Three windows of tables: the fourth rotation starts over.
     expect(counter(page, "tables")).to_have_text(f"1–6 / {count}", timeout=ROTATION_WAIT_MS)
     expect(counter(page, "alphabetical")).to_have_text("1–20 / 50")
+
+
+def test_a_lost_connection_keeps_the_window_shown_and_the_next_comes_when_it_is_back(  # type: ignore[no-untyped-def]
+    new_tablet, small_windows
+) -> None:
+    tournament = simulation.create_field(fmt=enums.Format.KNOCKOUT, players=50, seed=3)
+    rnd = knockout.generate_next_round(tournament=tournament, actor=None, seed=3).round
+    assert rnd is not None
+    count = rnd.tables.count()
+    Tournament.objects.filter(pk=tournament.pk).update(display_rotation_seconds=3)
+    page = new_tablet()
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    page.goto(reverse("tournament:projector", args=[tournament.public_key]))
+    expect(counter(page, "tables")).to_have_text(f"1–6 / {count}")
+
+    # The hall's Wi-Fi drops: polls and the ask for the next windows fail.
+    page.route("**/screen/**", lambda route: route.abort())
+    freshness = page.locator("#freshness")
+    expect(freshness).to_have_text(re.compile(r"^Connection lost: showing the state of "), timeout=ROTATION_WAIT_MS)
+    # The rotation wraps while offline: the projector goes on showing what it has, never a blank screen.
+    expect(page.locator('#screen [data-view="tables"].active')).to_have_count(1, timeout=ROTATION_WAIT_MS)
+    expect(page.locator('#screen [data-view="tables"].active article.pj-table')).to_have_count(6)
+    expect(counter(page, "tables")).to_have_text(f"1–6 / {count}")
+
+    # Back online: the next windows arrive with the next poll, and the line says so.
+    page.unroute("**/screen/**")
+    next_window = re.compile(rf"^(7–12|13–{count}) / {count}$")
+    expect(counter(page, "tables")).to_have_text(next_window, timeout=ROTATION_WAIT_MS)
+    expect(freshness).to_have_text(re.compile(r"updated \d+ s ago"))
