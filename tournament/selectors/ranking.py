@@ -13,14 +13,14 @@ share it). Writes that compare rankings (``play.corrections``) compute their own
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from django.core.cache import cache
 from django.utils.translation import get_language, gettext_lazy
 
 from tournament.formats import registry
 from tournament.formats.record import RANKING_COLUMNS, Label, Standing
-from tournament.models import Player, Tournament
+from tournament.models import Tournament
 
 COLUMN_LABELS: dict[str, Label] = {
     "reached": gettext_lazy("Reached"),
@@ -51,33 +51,9 @@ class Ranking:
         return [(row, [(column, getattr(row, column.key)) for column in self.columns]) for row in self.rows]
 
 
-@dataclass(frozen=True)
-class RankedPlayer:
-    """A ranked player as the ranking's readers use it (the ranking page and its search, the
-    CSV, the printout, the projector, ``api.json``, the phone page): what ``rows`` keeps in the
-    shared cache instead of the model instance. Pickling 5,000 ``Player`` instances took a
-    quarter of a second, half as long again as computing a knockout ranking."""
-
-    pk: int
-    name: str
-    start_number: int | None
-    club: str
-    status: str
-
-    @property
-    def id(self) -> int:
-        return self.pk
-
-    def __str__(self) -> str:
-        return self.name
-
-    @classmethod
-    def of(cls, player: Player) -> RankedPlayer:
-        return cls(
-            pk=player.pk, name=player.name, start_number=player.start_number, club=player.club, status=player.status
-        )
-
-
+# The shared cache's keys of ranking rows (a new prefix when what a row holds changes shape:
+# 3 since every format returns the light player record, with ``paused_from_round``).
+KEY_PREFIX = "ranking3:"
 # As long as the rendered public pages (``tournament.renderings.KEEP_SECONDS``).
 KEEP_SECONDS = 60 * 60
 # The rows last read in this process, by key: reading 5,000 rows back from the cache (unpickling
@@ -97,10 +73,9 @@ def rows(tournament: Tournament) -> list[Standing]:
     also names the public key so that a reused id never finds another tournament's rows)
     and the language (the "reached" words are translated as they are computed). A key
     never holds rows older than its version: ``tournament`` was read before the rows were.
-    Each row's ``player`` is a ``RankedPlayer`` (pk, name, start number, club, status), not
-    the model instance.
+    Each row's ``player`` is a ``RankedPlayer`` (the formats read plain rows, not models).
     """
-    key = f"ranking2:{tournament.pk}:{tournament.public_key}:{tournament.version}:{get_language()}"
+    key = f"{KEY_PREFIX}{tournament.pk}:{tournament.public_key}:{tournament.version}:{get_language()}"
     kept = _IN_PROCESS.get(key)
     if kept is not None and not cache.has_key(key):
         kept = None
@@ -109,10 +84,7 @@ def rows(tournament: Tournament) -> list[Standing]:
         if isinstance(cached, list):
             kept = cached
         else:
-            kept = [
-                replace(row, player=RankedPlayer.of(row.player))  # type: ignore[arg-type]
-                for row in registry.of(tournament).ranking(tournament)
-            ]
+            kept = registry.of(tournament).ranking(tournament)
             cache.set(key, kept, KEEP_SECONDS)
         _IN_PROCESS[key] = kept
         while len(_IN_PROCESS) > _IN_PROCESS_MAX:

@@ -3,6 +3,7 @@ what its pages show beyond the common parts. Fixed query counts."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -10,7 +11,7 @@ from django.utils.translation import gettext_lazy
 
 from tournament import enums
 from tournament.formats.knockout import rules as knockout
-from tournament.formats.record import START_NUMBER_RULE, Label, PublicExtras, Standing
+from tournament.formats.record import START_NUMBER_RULE, Label, PublicExtras, RankedPlayer, Standing, ranked_players
 from tournament.models import Player, Round, Seat, Table, Tournament
 
 # The ranking page's title, the columns it fills beyond place and name, and whether the
@@ -27,8 +28,10 @@ RULE_LABELS: dict[str, Label] = {
 }
 
 
-def entrants(tournament: Tournament, players: list[Player] | None = None) -> list[knockout.Entrant]:
-    """Snapshot of the checked-in players (``players``: those already read by ``checked_in``)."""
+def entrants(
+    tournament: Tournament, players: Sequence[Player] | Sequence[RankedPlayer] | None = None
+) -> list[knockout.Entrant]:
+    """Snapshot of the checked-in players (``players``: those already read, in the players' order)."""
     if players is None:
         players = checked_in(tournament)
     return [knockout.Entrant(id=p.pk, start_number=p.start_number or 0, club=p.club) for p in players]
@@ -92,9 +95,8 @@ def _reached(entry: knockout.RankEntry) -> Label:
 def ranking(tournament: Tournament) -> list[Standing]:
     """Everyone ranked: how far they got, then games won at the table where they went out,
     then the lower start number; the final's places by the final (and its duels)."""
-    read = checked_in(tournament)
-    entries = knockout.rank_players(entrants(tournament, read), round_results(tournament))
-    players = {p.pk: p for p in read}
+    players = ranked_players(tournament, [enums.PlayerStatus.CHECKED_IN])
+    entries = knockout.rank_players(entrants(tournament, list(players.values())), round_results(tournament))
     labels: dict[tuple[str, int], Label] = {}
 
     def reached(entry: knockout.RankEntry) -> Label:  # translated once per stage, not per player

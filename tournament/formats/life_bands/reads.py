@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy
 from games.models import GameStatus
 from tournament import enums
 from tournament.formats.life_bands import rules as life_bands
-from tournament.formats.record import START_NUMBER_RULE, Label, PublicExtras, Standing
+from tournament.formats.record import START_NUMBER_RULE, Label, PublicExtras, Standing, ranked_players
 from tournament.models import LedgerEntry, Player, PoolEntry, Round, Seat, Table, Tournament
 
 # The ranking page's title, the columns it fills beyond place and name, and whether the
@@ -142,7 +142,7 @@ def pool_players(tournament: Tournament, limit: int | None = None) -> list[PoolE
 def ranking(tournament: Tournament) -> list[Standing]:
     """Everyone: grand finalists by the order of elimination, the others by when
     they went out (later ranks higher), then start number."""
-    players = {p.pk: p for p in Player.objects.filter(tournament=tournament, status=enums.PlayerStatus.CHECKED_IN)}
+    players = ranked_players(tournament, [enums.PlayerStatus.CHECKED_IN])
     gf = Round.objects.filter(tournament=tournament, stage=enums.Stage.GRAND_FINAL).first()
     gf_order: list[int] = []
     if gf is not None:

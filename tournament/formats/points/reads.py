@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from games.models import GameScore, GameStatus
 from tournament import enums
 from tournament.formats.points import rules as points
-from tournament.formats.record import START_NUMBER_RULE, Label, PublicExtras, Standing
+from tournament.formats.record import START_NUMBER_RULE, Label, PublicExtras, RankedPlayer, Standing, ranked_players
 from tournament.models import Player, Round, Seat, Table, Tournament
 
 # The ranking page's title, the columns it fills beyond place and name, and whether the
@@ -54,13 +54,7 @@ def ranking(tournament: Tournament) -> list[Standing]:
     ("joined:2 paused:4 withdrew:5"). A withdrawn player is listed if they were seated.
     Three queries whatever the size.
     """
-    players = {
-        p.pk: p
-        for p in Player.objects.filter(
-            tournament=tournament,
-            status__in=[enums.PlayerStatus.CHECKED_IN, enums.PlayerStatus.WITHDRAWN],
-        )
-    }
+    players = ranked_players(tournament, [enums.PlayerStatus.CHECKED_IN, enums.PlayerStatus.WITHDRAWN])
     scores = GameScore.objects.filter(
         game__table__round__tournament=tournament, game__status=GameStatus.VALID
     ).values_list("game_id", "game__table__round__number", "game__winner_id", "player_id", "points")
@@ -83,14 +77,20 @@ def ranking(tournament: Tournament) -> list[Standing]:
         [points.GameResult(round_number=r, winner=w, points=pts) for r, w, pts in games.values()],
         seated,
     )
+    # Most players share a pattern of rounds seated (every round): their participation is computed once.
+    rounds_of: dict[int, list[int]] = {}
+    for number in sorted(seated):
+        for pid in seated[number]:
+            rounds_of.setdefault(pid, []).append(number)
+    parts: dict[tuple[tuple[int, ...], bool], points.Participation] = {}
     standings = []
     for row in rows:
         player = players[row.player_id]
-        part = points.participation(
-            seated,
-            (number for number, ids in seated.items() if row.player_id in ids),
-            withdrawn=player.status == enums.PlayerStatus.WITHDRAWN,
-        )
+        withdrawn = player.status == enums.PlayerStatus.WITHDRAWN
+        pattern = (tuple(rounds_of.get(row.player_id, ())), withdrawn)
+        part = parts.get(pattern)
+        if part is None:
+            part = parts[pattern] = points.participation(seated, pattern[0], withdrawn=withdrawn)
         note, codes = participation_note(tournament, player, part, row.missed_rounds)
         standings.append(
             Standing.of(
@@ -109,7 +109,7 @@ def ranking(tournament: Tournament) -> list[Standing]:
 
 
 def participation_note(
-    tournament: Tournament, player: Player, part: points.Participation, missed: Sequence[tuple[int, int]]
+    tournament: Tournament, player: RankedPlayer, part: points.Participation, missed: Sequence[tuple[int, int]]
 ) -> tuple[str, str]:
     """What the standings say about a player's rounds, in words and as codes: "joined in round 2",
     "paused in round 4", "withdrew after round 5", and what the missed rounds count; a player

@@ -319,7 +319,7 @@ def test_the_ranking_rows_are_kept_in_the_process_while_the_shared_cache_holds_t
         again = ranking_reads.rows(tournament)
     assert len(computed) > 0 and len(kept) == 0
     assert again == first and again is not first  # the same rows, a list of its own
-    assert len([key for key in unpickled if key.startswith("ranking2:")]) == 1  # only the first read
+    assert len([key for key in unpickled if key.startswith(ranking_reads.KEY_PREFIX)]) == 1  # only the first read
     cache.clear()  # another process's Redis restart, an eviction: the rows are computed again
     with CaptureQueriesContext(connection) as recomputed:
         assert ranking_reads.rows(tournament) == first

@@ -364,7 +364,9 @@ class TestWithdrawal:
         for other in reads.ranking(tournament):
             if other.player.pk != leaver:
                 assert other.reached == ""
-                assert other.points == sum(Seat.objects.filter(player=other.player).values_list("points", flat=True))
+                assert other.points == sum(
+                    Seat.objects.filter(player_id=other.player.pk).values_list("points", flat=True)
+                )
 
 
 @pytest.mark.django_db
