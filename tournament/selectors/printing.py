@@ -122,11 +122,29 @@ def part(asked: str, total: int, size: int) -> Part:
 
 
 @dataclass(frozen=True)
+class SeatedPlayer:
+    """A seated player as the seating printouts show them."""
+
+    name: str
+    start_number: int | None
+    club: str
+
+
+@dataclass(frozen=True)
+class SeatingTable:
+    """A table as the seating printouts show it."""
+
+    number: int
+    is_duel: bool
+    is_final: bool
+
+
+@dataclass(frozen=True)
 class SeatLine:
     """One player's place in a round: the table and the seat (counted from 1)."""
 
-    player: Player
-    table: Table
+    player: SeatedPlayer
+    table: SeatingTable
     seat: int
 
 
@@ -135,27 +153,42 @@ class Seating:
     """A round's seating, by table (each table's seats in order) and by name."""
 
     round: Round
-    tables: list[tuple[Table, list[SeatLine]]]
+    tables: list[tuple[SeatingTable, list[SeatLine]]]
     by_name: list[SeatLine]
 
-    def table_sheets(self) -> list[Sequence[tuple[Table, list[SeatLine]]]]:
+    def table_sheets(self) -> list[Sequence[tuple[SeatingTable, list[SeatLine]]]]:
         return sheets(self.tables, TABLES_PER_SHEET)
 
     def name_sheets(self) -> list[Sequence[SeatLine]]:
         return sheets(self.by_name, NAMES_PER_SHEET)
 
 
-def seating(rnd: Round) -> Seating:
-    """The seating of a round read by ``round_with_tables`` (no further query); by name in
-    alphabetical order regardless of case, then by start number."""
-    tables = [
-        (table, [SeatLine(player=seat.player, table=table, seat=seat.position + 1) for seat in table.seats.all()])
-        for table in rnd.tables.all()
-    ]
-    lines = [line for _table, seats in tables for line in seats]
+def seating(tournament: Tournament, round_number: int) -> Seating | None:
+    """The seating of round ``round_number`` (None when the tournament has no such round): every
+    table in number order with its seats in order, and every seat by name in alphabetical order
+    regardless of case, then by start number. Three queries of plain rows: at 5,000 players
+    building the seats, players and tables as models took most of a second."""
+    rnd = Round.objects.filter(tournament=tournament, number=round_number).first()
+    if rnd is None:
+        return None
+    tables = {
+        pk: (SeatingTable(number=number, is_duel=is_duel, is_final=is_final), [])
+        for pk, number, is_duel, is_final in Table.objects.filter(round=rnd)
+        .order_by("number")
+        .values_list("pk", "number", "is_duel", "is_final")
+    }
+    seats: list[tuple[SeatingTable, list[SeatLine]]] = list(tables.values())
+    for table_id, position, name, start_number, club in (
+        Seat.objects.filter(table__round=rnd)
+        .order_by("position")
+        .values_list("table_id", "position", "player__name", "player__start_number", "player__club")
+    ):
+        table, lines = tables[table_id]
+        lines.append(SeatLine(player=SeatedPlayer(name, start_number, club), table=table, seat=position + 1))
+    everyone = [line for _table, lines in seats for line in lines]
     # Dictionary order of German and Italian: "Änne" before "Zoë" (tournament.folding).
-    by_name = sorted(lines, key=lambda line: (folding.plain(line.player.name), line.player.start_number or 0))
-    return Seating(round=rnd, tables=tables, by_name=by_name)
+    by_name = sorted(everyone, key=lambda line: (folding.plain(line.player.name), line.player.start_number or 0))
+    return Seating(round=rnd, tables=seats, by_name=by_name)
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from itertools import chain, groupby
 from typing import Any, Generic, TypeVar
 
 from anyascii import anyascii
-from django.http import HttpResponse, HttpResponseBadRequest, StreamingHttpResponse
+from django.http import HttpResponse, HttpResponseBadRequest
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -32,6 +32,7 @@ from tournament.models import Seat, Tournament
 from tournament.permissions import tournament_role
 from tournament.selectors import audit as audit_reads
 from tournament.selectors import ranking as ranking_reads
+from tournament.streaming import ReadableStream
 
 STATUS_LABELS = dict(GameStatus.choices)
 T = TypeVar("T")
@@ -84,14 +85,9 @@ class _Line:
         return text
 
 
-class CsvStream(StreamingHttpResponse):
+class CsvStream(ReadableStream):
     """A CSV sent line by line as it is written: a 5,000-player export never sits in memory
-    as one string. ``content`` reads the rest of the stream at once (for a caller that wants
-    the whole text; the server streams)."""
-
-    @property
-    def content(self) -> bytes:  # type: ignore[override]
-        return b"".join(self.streaming_content)  # type: ignore[arg-type]
+    as one string."""
 
 
 def _streamed(tournament: Tournament, name: str, rows: Iterable[Iterable[object]]) -> CsvStream:

@@ -8,12 +8,14 @@ and the final ranking. The start-number cards and the player list are the
 desk's own pages (``views.desk``), linked from the pack.
 
 Reads come from ``selectors.printing`` (fixed query counts). A round that the
-tournament does not have is 404.
+tournament does not have is 404. The printouts of a whole field (the seating by table and
+A–Z, the ranking) are streamed sheet by sheet (``tournament.streaming``).
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 
 import segno
 from django.core.cache import cache
@@ -29,6 +31,7 @@ from tournament.http import HtmxHttpRequest
 from tournament.models import Round, Tournament
 from tournament.permissions import tournament_role
 from tournament.selectors import printing as reads
+from tournament.streaming import ReadableStream, streamed_page
 
 
 def _round(tournament: Tournament, round_number: int) -> Round:
@@ -100,18 +103,22 @@ def table_cards(request: HtmxHttpRequest, tournament: Tournament, round_number: 
 
 @require_GET
 @tournament_role(enums.Role.DESK)
-def seating_by_table(request: HtmxHttpRequest, tournament: Tournament, round_number: int) -> HttpResponse:
+def seating_by_table(request: HtmxHttpRequest, tournament: Tournament, round_number: int) -> ReadableStream:
     """A round's seating, table by table, for the desk and the hall."""
-    seating = reads.seating(_round(tournament, round_number))
-    return render(request, "tournament/print/seating_tables.html", _context(tournament, seating=seating))
+    seating = reads.seating(tournament, round_number)
+    if seating is None:
+        raise Http404
+    return _sheets(request, "seating_tables", _context(tournament, seating=seating), seating.table_sheets())
 
 
 @require_GET
 @tournament_role(enums.Role.DESK)
-def seating_by_name(request: HtmxHttpRequest, tournament: Tournament, round_number: int) -> HttpResponse:
+def seating_by_name(request: HtmxHttpRequest, tournament: Tournament, round_number: int) -> ReadableStream:
     """A round's seating in alphabetical order: each name with its table and seat, for the entrance."""
-    seating = reads.seating(_round(tournament, round_number))
-    return render(request, "tournament/print/seating_names.html", _context(tournament, seating=seating))
+    seating = reads.seating(tournament, round_number)
+    if seating is None:
+        raise Http404
+    return _sheets(request, "seating_names", _context(tournament, seating=seating), seating.name_sheets())
 
 
 @require_GET
@@ -127,7 +134,29 @@ def result_slips(request: HtmxHttpRequest, tournament: Tournament, round_number:
 
 @require_GET
 @tournament_role(enums.Role.DESK)
-def ranking(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
+def ranking(request: HtmxHttpRequest, tournament: Tournament) -> ReadableStream:
     """The final ranking on paper: the tournament's name, date and venue, every place, the
     final's points and the duels (provisional while play goes on)."""
-    return render(request, "tournament/print/ranking.html", _context(tournament, final=reads.final_ranking(tournament)))
+    final = reads.final_ranking(tournament)
+    rows = final.ranking.table()
+    parts = [
+        {"rows": rows[start : start + RANKING_ROWS_PER_PART]} for start in range(0, len(rows), RANKING_ROWS_PER_PART)
+    ]
+    context = _context(tournament, final=final, rows=rows)
+    return streamed_page(
+        request, "tournament/print/ranking.html", context, "tournament/print/_ranking_rows.html", parts
+    )
+
+
+# Rows of the printed ranking rendered and sent at a time (about 200 ms of rendering at most).
+RANKING_ROWS_PER_PART = 250
+
+
+def _sheets(
+    request: HtmxHttpRequest, name: str, context: dict[str, object], sheets: Sequence[object]
+) -> ReadableStream:
+    """The printout ``name`` streamed sheet by sheet (``_<name>_sheet.html`` each, numbered)."""
+    parts = [{"sheet": sheet, "page": page, "pages": len(sheets)} for page, sheet in enumerate(sheets, start=1)]
+    return streamed_page(
+        request, f"tournament/print/{name}.html", context, f"tournament/print/_{name}_sheet.html", parts
+    )
