@@ -149,8 +149,7 @@ def standings(
                 missed[pid].append((number, worst))
                 totals[pid] += worst
 
-    def best(pid: int) -> int | None:
-        return min(per_round[pid].values()) if per_round[pid] else None
+    best = {pid: min(rounds.values()) if rounds else None for pid, rounds in per_round.items()}
 
     ranked = rank_by(
         start_numbers,
@@ -159,7 +158,7 @@ def standings(
             # yet and ranks after everyone who played, not above them with 0.
             (RULE_TOTAL, lambda pid: (played[pid] == 0, totals[pid])),
             (RULE_GAMES_WON, lambda pid: -won[pid]),
-            (RULE_BEST_ROUND, lambda pid: low if (low := best(pid)) is not None else 10**9),
+            (RULE_BEST_ROUND, lambda pid: low if (low := best[pid]) is not None else 10**9),
             (RULE_START_NUMBER, lambda pid: start_numbers[pid]),
         ],
     )
@@ -170,7 +169,7 @@ def standings(
             total=totals[pid],
             games_won=won[pid],
             games_played=played[pid],
-            best_round=best(pid),
+            best_round=best[pid],
             round_totals=tuple(sorted(per_round[pid].items())),
             decided_by=decided_by,
             missed_rounds=tuple(missed[pid]),

@@ -32,12 +32,14 @@ pytestmark = [pytest.mark.slow, pytest.mark.django_db]
 SIZE = 5000
 
 
-def timed(client, path: str) -> tuple[int, float, int, float]:  # type: ignore[no-untyped-def]
+def timed(client, path: str) -> tuple[int, float, int, float, float | None]:  # type: ignore[no-untyped-def]
     """Queries, median milliseconds of three GETs, bytes of ``path`` (streamed answers read in full),
-    and the first GET's milliseconds. The public pages (``/p/``) are measured on a miss: the cache
-    is emptied before each GET; the first GET also starts without the pieces of earlier screens
-    (``tournament.fragments``: a new round), the others with them (a result in play)."""
-    times = []
+    the first GET's milliseconds and, for a streamed answer, the median milliseconds to its first
+    piece. The public pages (``/p/``) are measured on a miss: the cache is emptied before each GET;
+    the first GET also starts without the pieces of earlier screens (``tournament.fragments``: a
+    new round), the others with them (a result in play)."""
+    times: list[float] = []
+    firsts: list[float] = []  # a streamed answer's first piece
     size = queries = 0
     for attempt in range(3):
         if path.startswith("/p/"):
@@ -47,18 +49,25 @@ def timed(client, path: str) -> tuple[int, float, int, float]:  # type: ignore[n
         with CaptureQueriesContext(connection) as captured:
             start = time.perf_counter()
             response = client.get(path)
-            body = b"".join(response.streaming_content) if response.streaming else response.content
+            if response.streaming:
+                pieces = iter(response.streaming_content)
+                body = next(pieces, b"")
+                firsts.append((time.perf_counter() - start) * 1000)
+                body += b"".join(pieces)
+            else:
+                body = response.content
             times.append((time.perf_counter() - start) * 1000)
         assert response.status_code == 200, (path, response.status_code)
         size, queries = len(body), len(captured)
-    return queries, statistics.median(times), size, times[0]
+    return queries, statistics.median(times), size, times[0], statistics.median(firsts) if firsts else None
 
 
 def report(client, tournament, names: dict[str, str]) -> None:  # type: ignore[no-untyped-def]
     for name, path in names.items():
-        queries, ms, size, first = timed(client, path)
+        queries, ms, size, first, piece = timed(client, path)
         line = f"  {tournament.format:10} {name:28} {queries:3d} q {ms:8.1f} ms {size / 1024:9.1f} KB"
-        print(f"{line} (first {first:.0f} ms)")
+        streamed = f", streamed: first piece after {piece:.0f} ms" if piece is not None else ""
+        print(f"{line} (first {first:.0f} ms{streamed})")
 
 
 def tap(tournament, table: Table) -> None:  # type: ignore[no-untyped-def]
