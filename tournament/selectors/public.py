@@ -217,10 +217,13 @@ def public_tables(
     """The tables of ``tournament`` with a seat matching ``seats``, with all their seats as
     ``seats`` selects them, in order of round and number: one query of plain rows (a table
     is always created with its seats). ``rounds`` and ``labels``: the tournament's rounds by
-    id and their translated labels."""
+    id (every one of them: they select the seats) and their translated labels."""
     sharp = timedelta(minutes=extras.sharp_minutes) if extras.sharp_minutes else None
+    # Filtered by the rounds' ids, not through the join to the tournament: PostgreSQL estimates
+    # a tournament's tables per round from the average over every tournament, and a database that
+    # also holds a 5,000-player field then scans every seat to show fifty (9 ms instead of 0.4 ms).
     rows = (
-        Seat.objects.filter(seats, table__round__tournament=tournament)
+        Seat.objects.filter(seats, table__round_id__in=list(rounds))
         .order_by("table__round__number", "table__number", "position")
         .values_list(*_TABLE_COLUMNS, *_SEAT_FIELDS)
     )
