@@ -44,10 +44,17 @@ def checked_in(tournament: Tournament) -> list[Player]:
 
 def round_results(tournament: Tournament) -> list[knockout.RoundResult]:
     """Snapshot of every round's table results (three queries of plain rows, whatever the size:
-    at 5,000 players building model instances took most of a second)."""
+    at 5,000 players building model instances took most of a second). The rounds are read
+    first and select the tables and seats by their ids: through the join to the tournament,
+    PostgreSQL estimates a round's tables from the average over every tournament and, in a
+    database that also holds a big field, scans every seat to find a small field's."""
+    rounds = list(
+        Round.objects.filter(tournament=tournament).order_by("number").values_list("id", "stage_number", "stage")
+    )
+    round_ids = [round_id for round_id, _number, _stage in rounds]
     seats: dict[int, list[knockout.SeatResult]] = {}
     for table_id, player_id, place, games_won in (
-        Seat.objects.filter(table__round__tournament=tournament)
+        Seat.objects.filter(table__round_id__in=round_ids)
         .order_by("table_id", "position")
         .values_list("table_id", "player_id", "place", "games_won")
     ):
@@ -56,16 +63,14 @@ def round_results(tournament: Tournament) -> list[knockout.RoundResult]:
         )
     tables: dict[int, list[tuple[int, knockout.TableResult]]] = {}
     for table_id, round_id, number, is_duel in (
-        Table.objects.filter(round__tournament=tournament)
+        Table.objects.filter(round_id__in=round_ids)
         .order_by("round_id", "number")
         .values_list("id", "round_id", "number", "is_duel")
     ):
         result = knockout.TableResult(number=number, is_duel=is_duel, seats=tuple(seats.get(table_id, ())))
         tables.setdefault(round_id, []).append((table_id, result))
     results = []
-    for round_id, stage_number, stage in (
-        Round.objects.filter(tournament=tournament).order_by("number").values_list("id", "stage_number", "stage")
-    ):
+    for round_id, stage_number, stage in rounds:
         final_order: tuple[int, ...] = ()
         if stage == enums.Stage.FINAL:
             main = next((table for _id, table in tables.get(round_id, []) if not table.is_duel), None)
