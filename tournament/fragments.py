@@ -92,13 +92,31 @@ def frozen(value: Any) -> Hashable:
     return value  # type: ignore[no-any-return]
 
 
+class _Key:
+    """A piece's key with its hash computed once: the memo hashes a key on every lookup, move
+    and store, and hashing a table's frozen values walks every seat again."""
+
+    __slots__ = ("_hash", "parts")
+
+    def __init__(self, parts: tuple[Hashable, ...]) -> None:
+        self.parts = parts
+        self._hash = hash(parts)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        # Equal hashes are not enough: the values are compared in full.
+        return isinstance(other, _Key) and self._hash == other._hash and self.parts == other.parts
+
+
 def render(template_name: str, context: Mapping[str, Any], shows: Any = None) -> SafeString:
     """The HTML of ``template_name`` rendered with ``context`` in the active language, from the
     memo when a piece with the same template, language and ``shows`` was rendered before.
 
     ``shows`` is everything the piece shows (by default the context itself): plain values,
     dataclasses and lists of them (``frozen``). Whatever the template reads must be in it."""
-    key = (template_name, translation.get_language(), frozen(context if shows is None else shows))
+    key = _Key((template_name, translation.get_language(), frozen(context if shows is None else shows)))
     html = memo.get(key)
     if html is None:
         html = render_to_string(template_name, dict(context))

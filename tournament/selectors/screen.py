@@ -226,7 +226,7 @@ class _Windowed:
         tables: a query each; the standings from the ranking rows kept per version."""
         counts = {
             row["round_id"]: row
-            for row in Table.objects.filter(round__tournament=self.tournament)
+            for row in Table.objects.filter(round_id__in=[rnd.pk for rnd in self.rounds])
             .values("round_id")
             .annotate(total=Count("id"), playing=Count("id", filter=Q(status=enums.TableStatus.PLAYING)))
         }
@@ -270,9 +270,8 @@ class _Windowed:
         standings: list[Standing] = []
         finished = self.tournament.status == enums.TournamentStatus.FINISHED
         if finished or (self.fmt.live_standings and self.rounds):
-            seated = set(
-                Seat.objects.filter(table__round__tournament=self.tournament).values_list("player_id", flat=True)
-            )
+            round_ids = [rnd.pk for rnd in self.rounds]  # by id: see ``public.public_tables``
+            seated = set(Seat.objects.filter(table__round_id__in=round_ids).values_list("player_id", flat=True))
             rows = public.taking_part(ranking_reads.rows(self.tournament), seated)
             ranking = rows if finished else []
             standings = rows if self.fmt.live_standings and self.rounds else []
