@@ -3,7 +3,7 @@
 // - window.spielleitungUi.messages: the translated texts for the scripts
 //   (rendered by the server as JSON in #ui-messages, see
 //   tournament/context_processors.py);
-// - print buttons;
+// - print buttons, and a printout that did not arrive whole (its Print button off);
 // - an htmx request that fails (no connection, a timeout, an error answer that
 //   is not swapped) shows its message in place, next to what was tapped,
 //   instead of doing nothing.
@@ -26,6 +26,16 @@
       window.print();
     }
   });
+
+  // A printout is streamed in parts (tournament/streaming.py); one whose connection broke
+  // ends early without its last element: say so, and keep its Print button from printing it.
+  if (document.querySelector(".print-doc") && !document.getElementById("print-complete")) {
+    const warning = document.getElementById("print-incomplete");
+    if (warning) warning.hidden = false;
+    document.querySelectorAll("[data-print]").forEach((button) => {
+      button.disabled = true;
+    });
+  }
 
   // New tournament: the checklist follows the chosen format while it is still a format's default list.
   const checklists = document.getElementById("format-checklists");

@@ -200,3 +200,45 @@ def test_result_slips_of_the_other_formats(new_tablet, clerk, fmt, players, kind
         )
     open_from_pack(page, tournament, str(registry.of(tournament).ranking_title))
     print_and_look(page, f"09-ranking-{kind}", pages=1, names=list(tournament.players.values_list("name", flat=True)))
+
+
+def test_a_printout_cut_short_says_so_and_will_not_print(new_tablet, clerk):  # type: ignore[no-untyped-def]
+    """The seating A–Z is streamed sheet by sheet (``tournament.streaming``). Whole, it shows no
+    warning and prints; cut short after its first sheet (the connection broke while it loaded,
+    as a dropped Wi-Fi or a proxy's timeout would), it says so in the clerk's words, on screen
+    and on paper, and its Print button is off until the page is loaded again."""
+    tournament = finished(enums.Format.KNOCKOUT, 40)
+    StaffRole.objects.create(tournament=tournament, user=clerk, role=enums.Role.DESK)
+    page = new_tablet(clerk.username)
+    page.set_viewport_size({"width": 1280, "height": 800})
+    path = reverse("tournament:print_seating_by_name", args=[tournament.pk, 1])
+    page.goto(path)
+    expect(page.locator(".sheet")).to_have_count(math.ceil(40 / printing.NAMES_PER_SHEET))
+    expect(page.locator("#print-incomplete")).to_be_hidden()
+    expect(page.get_by_role("button", name="Print")).to_be_enabled()
+
+    def cut_after_the_first_sheet(route):  # type: ignore[no-untyped-def]
+        response = route.fetch()
+        body = response.body()
+        marker = b'<section class="sheet">'
+        second = body.index(marker, body.index(marker) + 1)
+        route.fulfill(response=response, body=body[:second])
+
+    page.route(f"**{path}", cut_after_the_first_sheet)
+    page.reload()
+    expect(page.locator(".sheet")).to_have_count(1)
+    warning = page.get_by_role("alert")
+    expect(warning).to_be_visible()
+    expect(warning).to_contain_text("Not every sheet arrived")
+    expect(warning).to_contain_text("Reload the page before you print")
+    expect(page.get_by_role("button", name="Print")).to_be_disabled()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "09-cut-short-desk.png"))
+    page.emulate_media(media="print")
+    expect(warning).to_be_visible()  # printed anyway (Ctrl+P): the first page says it is not whole
+
+    page.unroute(f"**{path}")
+    page.emulate_media(media="screen")
+    page.reload()
+    expect(page.locator("#print-incomplete")).to_be_hidden()
+    expect(page.get_by_role("button", name="Print")).to_be_enabled()
