@@ -55,17 +55,6 @@ class RankedPlayer:
     def __str__(self) -> str:
         return self.name
 
-    @classmethod
-    def of(cls, player: Player) -> RankedPlayer:
-        return cls(
-            pk=player.pk,
-            name=player.name,
-            start_number=player.start_number,
-            club=player.club,
-            status=player.status,
-            paused_from_round=player.paused_from_round,
-        )
-
 
 def ranked_players(tournament: Tournament, statuses: Sequence[str]) -> dict[int, RankedPlayer]:
     """The players of ``tournament`` with one of ``statuses``, by pk, in the players' order

@@ -34,14 +34,6 @@ from tournament.selectors import printing as reads
 from tournament.streaming import ReadableStream, streamed_page
 
 
-def _round(tournament: Tournament, round_number: int) -> Round:
-    """The round ``round_number`` with its tables, seats and players, or 404."""
-    rnd = reads.round_with_tables(tournament, round_number)
-    if rnd is None:
-        raise Http404
-    return rnd
-
-
 def round_part(request: HtmxHttpRequest, tournament: Tournament, round_number: int) -> tuple[Round, reads.Part]:
     """The part of round ``round_number`` asked for (``?part=``, ``TABLES_PER_PART`` table numbers
     each) with those tables, seats and players, or 404 for a round the tournament does not have."""
@@ -58,6 +50,8 @@ def round_part(request: HtmxHttpRequest, tournament: Tournament, round_number: i
     return rnd, found
 
 
+# Rows of the printed ranking rendered and sent at a time (some 60 ms of rendering each).
+RANKING_ROWS_PER_PART = 250
 # Seconds a drawn QR code is kept: a table's link never changes.
 QR_SECONDS = 7 * 24 * 3600
 
@@ -139,17 +133,12 @@ def ranking(request: HtmxHttpRequest, tournament: Tournament) -> ReadableStream:
     final's points and the duels (provisional while play goes on)."""
     final = reads.final_ranking(tournament)
     rows = final.ranking.table()
-    parts = [
-        {"rows": rows[start : start + RANKING_ROWS_PER_PART]} for start in range(0, len(rows), RANKING_ROWS_PER_PART)
-    ]
+    # No rows, no parts: the page then says "No results yet." and has no mark for them.
+    parts = [{"rows": chunk} for chunk in reads.sheets(rows, RANKING_ROWS_PER_PART)] if rows else []
     context = _context(tournament, final=final, rows=rows)
     return streamed_page(
         request, "tournament/print/ranking.html", context, "tournament/print/_ranking_rows.html", parts
     )
-
-
-# Rows of the printed ranking rendered and sent at a time (about 200 ms of rendering at most).
-RANKING_ROWS_PER_PART = 250
 
 
 def _sheets(
