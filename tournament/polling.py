@@ -77,7 +77,8 @@ def _is_partial(request: HttpRequest, target: str) -> bool:
 
 def answer_if_unchanged(request: HttpRequest, etag: str | None) -> HttpResponse | None:
     """A 304 when the client's copy (``If-None-Match``) is ``etag``, else None."""
-    if etag is None or etag not in parse_etags(request.headers.get("If-None-Match", "")):
+    # From META: ``request.headers`` would copy every header of the request first.
+    if etag is None or etag not in parse_etags(request.META.get("HTTP_IF_NONE_MATCH", "")):
         return None
     response = HttpResponseNotModified()
     response["ETag"] = etag

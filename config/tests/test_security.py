@@ -9,8 +9,9 @@
 - Production: with exactly the variables README's "Production" section lists,
   ``manage.py check --deploy --fail-level WARNING`` passes, and the site redirects
   http to https, sends HSTS and marks its cookies Secure.
-- Content-Security-Policy: every response carries the strict policy; no template has
-  inline code the policy would refuse.
+- Content-Security-Policy: every response with a body carries the strict policy (a 304
+  carries none: the browser keeps its copy's); no template has inline code the policy
+  would refuse.
 """
 
 from __future__ import annotations
@@ -330,6 +331,17 @@ def test_error_pages_and_logged_in_pages_carry_it_too(client, person) -> None:  
     client.force_login(person)
     assert _policy(client.get(reverse("tournament:home"))) == POLICY
     assert _policy(client.get("/no-such-page/")) == POLICY
+
+
+def test_a_not_modified_answer_leaves_the_stored_policy_alone(client, tournament) -> None:  # type: ignore[no-untyped-def]
+    """The projector's unchanged poll: no body, so no policy built for it; the page it revalidates has one."""
+    screen = reverse("tournament:projector_screen", args=[tournament.public_key])
+    first = client.get(screen)
+    assert first.status_code == 200 and _policy(first) == POLICY
+    again = client.get(screen, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 304 and "Content-Security-Policy" not in again
+    # Nothing else is left alone: a 404 on the same path is a page with a body.
+    assert _policy(client.get(screen.replace(tournament.public_key, "no-such-key"))) == POLICY
 
 
 # What the policy refuses in a template: inline scripts (a <script> without src that is not
