@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from django.core.cache import cache
@@ -172,6 +173,8 @@ def test_life_bands_projector_shows_chips_bands_and_pool(client):
     assert 'class="pj-chip"' in body and 'class="pj-band"' in body
     assert "waiting pool" in body and loser.name in body
     assert "data-sharp-at" in body
+    # The table's start is read where sharp play shows it (and only there: public_tables).
+    assert re.search(r'data-started-at="\d{4}-\d\d-\d\dT', body)
     data = client.get(url("api", tournament)).json()
     assert data["pool"] == [{"start_number": loser.start_number, "name": loser.name}]
     out = next(s for t in data["rounds"][0]["tables"] for s in t["seats"] if s["name"] == loser.name)
