@@ -51,6 +51,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from tournament.formats.base import CLUBS_APART, SEATING_SETTINGS, FormatError, FormatSpec, rank_by
 from tournament.seating import LARGER_TABLE, SeatingOption, short_size, table_sizes, widened_options
@@ -108,6 +109,34 @@ class StandingRow:
     missed_rounds: tuple[tuple[int, int], ...] = ()
 
 
+class RoundTotal(NamedTuple):
+    """One player's valid games of one round, summed: what the standings count of them.
+
+    ``reads.ranking`` has the database sum them (a row per player and round instead of one
+    per score); ``round_totals`` sums ``GameResult`` the same way. ``won`` counts the games
+    of the round the player won."""
+
+    player_id: int
+    round_number: int
+    points: int
+    games: int
+    won: int
+
+
+def round_totals(games: Iterable[GameResult]) -> list[RoundTotal]:
+    """The games summed per player and round. A winner without points in the game (the
+    format always writes the winner's 0, ``game_penalties``) still counts the win, with a
+    total of no games for that round."""
+    summed: dict[tuple[int, int], list[int]] = {}
+    for game in games:
+        for pid, points in game.points.items():
+            entry = summed.setdefault((pid, game.round_number), [0, 0, 0])
+            entry[0] += points
+            entry[1] += 1
+        summed.setdefault((game.winner, game.round_number), [0, 0, 0])[2] += 1
+    return [RoundTotal(pid, number, *entry) for (pid, number), entry in summed.items()]
+
+
 def standings(
     start_numbers: Mapping[int, int],
     games: Iterable[GameResult],
@@ -123,23 +152,33 @@ def standings(
     points there), added to ``total`` and listed in ``missed_rounds`` (see the module
     docstring). Without ``seated`` only the games count. Games won, games played and the
     best round count played rounds only."""
+    return standings_of_totals(start_numbers, round_totals(games), seated)
+
+
+def standings_of_totals(
+    start_numbers: Mapping[int, int],
+    summed: Iterable[tuple[int, int, int, int, int]],
+    seated: Mapping[int, Collection[int]] | None = None,
+) -> list[StandingRow]:
+    """``standings`` from the games already summed per player and round (``RoundTotal``
+    or the same five values as a plain row: player, round, points, games, games won); each
+    player and round at most once."""
     totals = dict.fromkeys(start_numbers, 0)
     won = dict.fromkeys(start_numbers, 0)
     played = dict.fromkeys(start_numbers, 0)
     per_round: dict[int, dict[int, int]] = {pid: {} for pid in start_numbers}
     # Every player's points per round (listed or not): a round's worst total is taken over all seated.
     round_points: dict[int, dict[int, int]] = {}
-    for game in games:
-        for pid, points in game.points.items():
-            in_round = round_points.setdefault(game.round_number, {})
-            in_round[pid] = in_round.get(pid, 0) + points
-            if pid not in totals:
-                continue
+    for pid, number, points, games, wins in summed:
+        if games:
+            round_points.setdefault(number, {})[pid] = points
+        if pid not in totals:
+            continue
+        won[pid] += wins
+        if games:
             totals[pid] += points
-            played[pid] += 1
-            per_round[pid][game.round_number] = per_round[pid].get(game.round_number, 0) + points
-        if game.winner in won:
-            won[game.winner] += 1
+            played[pid] += games
+            per_round[pid][number] = points
     missed: dict[int, list[tuple[int, int]]] = {pid: [] for pid in start_numbers}
     for number, players in sorted((seated or {}).items()):
         in_round = round_points.get(number, {})

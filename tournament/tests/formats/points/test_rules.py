@@ -11,6 +11,7 @@ code (``reference_key``) and compared with it on random tournaments.
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Mapping
 
 import pytest
@@ -320,6 +321,23 @@ def test_sum_of_standings_is_the_sum_of_all_games(field: tuple[dict[int, int], l
     in_field = sum(value for game in games for pid, value in game.points.items() if pid in start)
     assert sum(row.total for row in rows) == in_field
     assert sum(row.games_won for row in rows) == sum(1 for game in games if game.winner in start)
+
+
+@given(field=tournaments(), order=st.randoms(use_true_random=False))
+def test_the_standings_of_summed_games_in_any_order_are_the_standings(
+    field: tuple[dict[int, int], list[GameResult]], order: random.Random
+) -> None:
+    """The database sums a player's games per round (``reads.round_totals``) and returns the sums
+    in no particular order: the standings of the sums are those of the games."""
+    start, games = field
+    summed = points.round_totals(games)
+    assert len({(row.player_id, row.round_number) for row in summed}) == len(summed)  # each once
+    assert sum(row.games for row in summed) == sum(len(game.points) for game in games)
+    assert sum(row.won for row in summed) == len(games)
+    order.shuffle(summed)
+    assert points.standings_of_totals(start, summed) == standings(start, games)
+    # As plain rows (what the database gives) too.
+    assert points.standings_of_totals(start, [tuple(row) for row in summed]) == standings(start, games)
 
 
 def test_each_tie_break_named() -> None:

@@ -22,7 +22,9 @@ from games.rules.uno import HOUSE_RULES_SCORING, STANDARD_SCORING
 from tournament import desk, enums, seating, simulation
 from tournament.errors import ServiceError
 from tournament.formats.points import reads
+from tournament.formats.points import rules as points_rules
 from tournament.formats.points import services as points_services
+from tournament.formats.points.rules import GameResult
 from tournament.models import AuditEntry, Player, Round, Seat, Table, Tournament
 from tournament.tests.formats.points.helpers import (
     play_round,
@@ -684,3 +686,24 @@ class TestPages:
         )
         assert response.status_code == 302
         assert refreshed(table).status == enums.TableStatus.DECIDED
+
+
+def test_the_database_sums_the_games_as_the_rules_do() -> None:
+    """``reads.round_totals`` (summed by the database: a row per player and round) equals the
+    rules' ``round_totals`` of the valid games read one by one: an undone game and another
+    tournament's games count nowhere, and every win counts for its winner."""
+    tournament, _table = round_two_under_way()
+    other = points_field(players=9, seed=3)
+    play_round(other, start(other, seed=1))
+    games: dict[int, GameResult] = {}
+    for score in GameScore.objects.filter(
+        game__table__round__tournament=tournament, game__status=GameStatus.VALID
+    ).select_related("game__table__round"):
+        game = games.setdefault(score.game_id, GameResult(score.game.table.round.number, score.game.winner_id or 0, {}))
+        game.points[score.player_id] = score.points  # type: ignore[index]
+    expected = sorted(points_rules.round_totals(games.values()))
+    summed = sorted(reads.round_totals(tournament))
+    assert summed == expected
+    assert {number for _pid, number, *_rest in summed} == {1, 2}
+    assert sum(won for *_rest, won in summed) == len(games)
+    assert Game.objects.filter(table__round__tournament=tournament).exclude(status=GameStatus.VALID).exists()
