@@ -164,3 +164,26 @@ def test_the_poll_asks_for_a_rotation_and_bad_values_answer_the_first(client, sm
         assert answer.status_code in (200, 304), bad
         if answer.status_code == 200:
             assert 'data-cycle="0"' in answer.content.decode() or bad == "99999999", bad
+
+
+@pytest.mark.django_db
+def test_withdrawn_players_stand_where_they_sat_in_both_reads(small_windows, monkeypatch):
+    """The windowed read asks only of players not checked in whether they ever sat: one who sat
+    in round 1 and withdrew stays in the standings, one who withdrew before sitting is not there."""
+    from tournament import desk
+    from tournament.formats.points import services as points_services
+    from tournament.tests.views.test_query_counts import decide_fast, playing_tables
+
+    tournament = simulation.create_field(fmt=enums.Format.POINTS, players=13, seed=5)
+    never_sat, sat_once = tournament.players.order_by("pk").values_list("pk", flat=True)[:2]
+    desk.withdraw_player(tournament=tournament, actor=None, player_id=never_sat, confirmed=True)
+    points_services.start_round(tournament=tournament, actor=None, seed=1)
+    decide_fast(tournament, playing_tables(tournament))
+    desk.withdraw_player(tournament=tournament, actor=None, player_id=sat_once, confirmed=True)
+    points_services.start_round(tournament=tournament, actor=None, seed=2)
+    tournament.refresh_from_db()
+    whole = read(tournament, 0, True, monkeypatch)
+    for cycle in range(whole.windows + 1):
+        assert read(tournament, cycle, False, monkeypatch) == read(tournament, cycle, True, monkeypatch), cycle
+    standing = [row.player.pk for row in public.snapshot(tournament).standings]
+    assert len(standing) == 12 and sat_once in standing and never_sat not in standing
