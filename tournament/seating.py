@@ -761,7 +761,9 @@ def seat_avoiding_repeats(
     table (``short_size``) before (missing: 0). When it is given and not all
     equal, the short seats go to the players with the fewest
     (``_spread_short_tables``; ``SHORT_FAIR_SUFFIX`` is appended to
-    ``algorithm`` when that moved anyone). The plan reports
+    ``algorithm`` when that moved anyone). Up to ``LINEAR_FROM`` players the seating
+    is then never worse than a seeded fair shuffle with the same repair: where that
+    is better (``_seating_cost``) it is taken, and ``SHUFFLE_SUFFIX`` appended. The plan reports
     ``unavoidable_repeats`` and ``short_table_spread``.
 
     ``keep_clubs_apart``: players of one (non-empty) club (``SeatingPlayer.club``)
@@ -864,6 +866,16 @@ def seat_avoiding_repeats(
             algorithm = f"{algorithm}:a{attempts}w{work_limit}"
     if short is not None and history and _spread_short_tables(seated, short, history, by_id, apart):
         algorithm += SHORT_FAIR_SUFFIX
+        if len(ids) <= LINEAR_FROM:
+            # The repair and its polish are local: in a small field they can end with more
+            # repeats than a fair shuffle (seeded, the same repair) finds (10 players, fourth
+            # round: 5 against 4). Never seat worse than that: the shuffle is taken where it is
+            # better (above LINEAR_FROM the field leaves the search room: no repeat in six rounds).
+            shuffled = [list(table) for table in seat_players(_plain_players(ids), seed, preferred, largest).tables]
+            _spread_short_tables(shuffled, short, history, {}, apart)
+            if _seating_cost(shuffled, counts, last, apart) < _seating_cost(seated, counts, last, apart):
+                seated = shuffled
+                algorithm += SHUFFLE_SUFFIX
     if keep_clubs_apart:
         algorithm += CLUBS_SUFFIX
     for table in seated:
@@ -1066,6 +1078,8 @@ LINEAR_FROM = 400
 LINEAR_ALGORITHM = "avoid-repeats-linear-v1"
 #: Suffix of ``algorithm`` when short-table history moved players (``_spread_short_tables``).
 SHORT_FAIR_SUFFIX = "+short-fair"
+#: Suffix after ``SHORT_FAIR_SUFFIX`` when a fair shuffle seated better than the repaired search.
+SHUFFLE_SUFFIX = "+shuffle"
 #: Candidates the greedy looks at for a seat, tables a conflicting player tries to swap into.
 WINDOW = 48
 SWAP_TABLES = 24
@@ -1269,6 +1283,29 @@ def _cost_at(
             mates = sum(1 for other in members if other != pid and other != without and apart.get(other) == club)
             total += _CLUB_WEIGHT * mates
     return total
+
+
+def _plain_players(ids: Iterable[int]) -> list[SeatingPlayer]:
+    """Players by id only (no club), for a plain shuffle of the field."""
+    return [SeatingPlayer(id=pid) for pid in ids]
+
+
+def _seating_cost(
+    tables: Iterable[Iterable[int]],
+    counts: Mapping[frozenset[int], int],
+    last: set[frozenset[int]],
+    apart: Mapping[int, str] | None,
+) -> tuple[int, int, int, int]:
+    """What ``seat_avoiding_repeats`` minimises, in order: club mates at one table (when kept
+    apart), repeated pairs, of them from the last round, their earlier meetings in total."""
+    pairs = table_pairs(tables)
+    repeated = [pair for pair in pairs if pair in counts]
+    return (
+        club_conflicts(tables, apart) if apart else 0,
+        len(repeated),
+        sum(1 for pair in repeated if pair in last),
+        sum(counts[pair] for pair in repeated),
+    )
 
 
 def _spread_short_tables(
