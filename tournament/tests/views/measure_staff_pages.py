@@ -6,7 +6,8 @@ Not collected by the suite (the file name does not start with ``test_``); run it
 
 It prints one line per page: queries, median time of three GETs through the test client,
 and the size of the answer. Also a referee's tap: queries in all and queries under the
-tournament row lock. Figures go into the bench's README, never into a timed test.
+tournament row lock. Figures go into the bench's README, never into a timed test. The
+process's garbage collector is set as a gunicorn worker's (``config.wsgi.settle_heap``).
 """
 
 from __future__ import annotations
@@ -139,6 +140,9 @@ def pages(tournament, rnd: Round) -> dict[str, str]:  # type: ignore[no-untyped-
 
 @pytest.mark.parametrize("fmt", [enums.Format.KNOCKOUT, enums.Format.POINTS])
 def test_measure(client, staff_user, fmt, settings):  # type: ignore[no-untyped-def]
+    from config.wsgi import settle_heap  # importing it settles this process as a worker's
+
+    settle_heap()  # again: what the first test built is frozen too (it lives as long as the run)
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     tournament = quick_field(fmt, SIZE)
     client.force_login(staff_user(tournament, enums.Role.ORGANISER))
