@@ -15,8 +15,9 @@ The rule for the projector's screen, the phone page's results and ``api.json``:
 - A page that is dear to render is kept longer: for ``COST_FACTOR`` (5) times what
   its rendering took, when that is more than the second. Rendering then takes at
   most a fifth of one process's time during play, whatever the size of the field:
-  a 5,000-player projector screen (0.1–0.5 s to render with its lists in windows) is
-  some 0.5–2.5 s behind at most, a 50-player one stays within the second.
+  a 5,000-player projector screen (0.04–0.5 s to render with its lists in windows,
+  by format and machine) is some 1–2.5 s behind at most, a 50-player one stays
+  within the second.
 - Its ETag names the version it shows (not the tournament's), so the first poll
   after the second has passed sees the change: no poll gets a stale 304 for longer
   than ``FRESH_SECONDS``, or than another process takes to render the new version.
