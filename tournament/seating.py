@@ -871,7 +871,8 @@ def seat_avoiding_repeats(
             # repeats than a fair shuffle (seeded, the same repair) finds (10 players, fourth
             # round: 5 against 4). Never seat worse than that: the shuffle is taken where it is
             # better (above LINEAR_FROM the field leaves the search room: no repeat in six rounds).
-            shuffled = [list(table) for table in seat_players(_plain_players(ids), seed, preferred, largest).tables]
+            plain = seat_players([SeatingPlayer(id=pid) for pid in ids], seed, preferred, largest)
+            shuffled = [list(table) for table in plain.tables]
             _spread_short_tables(shuffled, short, history, {}, apart)
             if _seating_cost(shuffled, counts, last, apart) < _seating_cost(seated, counts, last, apart):
                 seated = shuffled
@@ -1283,11 +1284,6 @@ def _cost_at(
             mates = sum(1 for other in members if other != pid and other != without and apart.get(other) == club)
             total += _CLUB_WEIGHT * mates
     return total
-
-
-def _plain_players(ids: Iterable[int]) -> list[SeatingPlayer]:
-    """Players by id only (no club), for a plain shuffle of the field."""
-    return [SeatingPlayer(id=pid) for pid in ids]
 
 
 def _seating_cost(

@@ -274,7 +274,9 @@ class _TableRow:
 
 _TABLE_COLUMNS: tuple[Any, ...] = tuple(f"table__{column.name}" for column in dataclasses.fields(_TableRow))
 # The same without the start (where there is no sharp play, nothing shows it).
-_TABLE_COLUMNS_UNTIMED = (*_TABLE_COLUMNS[:-1], Value(None, output_field=DateTimeField()))
+_TABLE_COLUMNS_UNTIMED = tuple(
+    Value(None, output_field=DateTimeField()) if column == "table__started_at" else column for column in _TABLE_COLUMNS
+)
 
 
 def _seat_from_row(row: tuple[Any, ...], extras: PublicExtras) -> PublicSeat:
