@@ -70,6 +70,9 @@ class Memo:
 memo = Memo()
 
 
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
 def frozen(value: Any) -> Hashable:
     """``value`` as a hashable value that compares equal exactly when what it shows does:
     frozen dataclasses as they are (they compare field by field; their fields must be plain
@@ -82,6 +85,8 @@ def frozen(value: Any) -> Hashable:
             hash(value)
             return value
         return (type(value).__name__, *(frozen(getattr(value, f.name)) for f in dataclasses.fields(value)))
+    if type(value) is tuple and all(type(item) in _PLAIN for item in value):
+        return value  # a line of plain values (a name's line, a standings line): already a key
     if isinstance(value, (list, tuple)):
         return tuple(frozen(item) for item in value)
     if isinstance(value, Mapping):

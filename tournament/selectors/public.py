@@ -146,7 +146,6 @@ def bracket_rounds(rounds: Sequence[_Staged], parallel_rounds: bool) -> list[_St
     return list(rounds[-BRACKET_ROUNDS:])
 
 
-@functools.lru_cache(maxsize=16384)
 @functools.lru_cache(maxsize=16_384)
 def seating_key(name: str) -> tuple[str, str]:
     """Where ``name`` goes on "Where do I sit?": the dictionary order of the page's languages

@@ -90,6 +90,26 @@ def test_frozen_is_equal_exactly_when_the_values_are(items):
         assert fragments.frozen(lines) != fragments.frozen(copy)
 
 
+_plain = st.one_of(st.none(), st.booleans(), st.integers(-5, 5), st.text(max_size=4))
+
+
+@given(st.lists(st.tuples(_plain, _plain, _plain), max_size=8), st.data())
+def test_lines_of_plain_values_are_keys_as_they_are(lines, data):
+    """The projector's name and standings lines (tuples of plain values) are their own keys; a
+    line holding a list or a model is still frozen item by item or refused."""
+    page = {"lines": lines}
+    copy = {"lines": [tuple(line) for line in lines]}
+    assert fragments.frozen(page) == fragments.frozen(copy)
+    if lines:
+        index = data.draw(st.integers(0, len(lines) - 1))
+        changed = [*lines]
+        changed[index] = (*lines[index][:2], "changed" if lines[index][2] != "changed" else None)
+        assert fragments.frozen(page) != fragments.frozen({"lines": changed})
+    assert fragments.frozen(("a", [1, 2])) == ("a", (1, 2))
+    with pytest.raises(TypeError):
+        fragments.frozen(("a", Player(name="A")))
+
+
 @given(st.lists(st.tuples(st.sampled_from("abcdef"), st.integers(0, 40)), max_size=60), st.integers(10, 120))
 def test_the_memo_holds_at_most_its_characters(puts, limit):
     memo = fragments.Memo(max_characters=limit)
