@@ -27,7 +27,10 @@ The server is the scaled-out setup: gunicorn with 2 workers sharing one Redis
 play: the projector's 304, the projector's miss (its rendering removed from Redis
 before every request, one client thread, so each request renders), the phone page
 by start number, and ``api.json`` (from the cache, and a miss as the projector's).
-Goals (issue 16): the 304 at >= 0.9, the projector's miss at >= 0.25.
+Goals (issue 16): the 304 at >= 0.9, the projector's miss at >= 0.25. After them the
+miss is taken apart in one process (``bench/miss_parts.py``, ``miss_parts`` in the
+results): its parts, the floor any rendering pays on this stack (request handling,
+the miss's queries as rows only, the cache writes) and the best ratio that floor leaves.
 ``BENCH_THROUGHPUT=0`` leaves them out; without Redis they are left out too.
 """
 
@@ -215,9 +218,11 @@ def redis_answers() -> bool:
 
 def rate(path: str, headers: dict[str, str], expect: int, threads: int, before: Callable[[], None] | None) -> float:
     """Requests per second of ``path`` for one slice: ``threads`` clients, each request in turn,
-    bounded by SLICE_SECONDS and SLICE_REQUESTS; ``before()`` runs before each request."""
+    bounded by SLICE_SECONDS and SLICE_REQUESTS; ``before()`` runs before each request, and the
+    time it takes is not counted (it prepares the case: the server is idle meanwhile)."""
     url = f"http://127.0.0.1:{PORT}{path}"
     done = [0]
+    preparing = [0.0]  # seconds spent in before(), all clients together
     lock = threading.Lock()
     stop = time.monotonic() + SLICE_SECONDS
     errors: list[str] = []
@@ -228,7 +233,10 @@ def rate(path: str, headers: dict[str, str], expect: int, threads: int, before: 
                 if done[0] >= SLICE_REQUESTS:
                     return
             if before is not None:
+                prepared_at = time.monotonic()
                 before()
+                with lock:
+                    preparing[0] += time.monotonic() - prepared_at
             try:
                 with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=10) as response:
                     response.read()
@@ -249,7 +257,7 @@ def rate(path: str, headers: dict[str, str], expect: int, threads: int, before: 
         worker.join()
     if errors:
         raise RuntimeError(errors[0])
-    return done[0] / (time.monotonic() - started)
+    return done[0] / (time.monotonic() - started - preparing[0] / threads)
 
 
 def throughput(
@@ -291,6 +299,21 @@ def throughput_cases(ids: dict[str, object]) -> dict[str, dict[str, float]]:
             continue
         results[name] = {**throughput(path, headers, expect, threads, before), "threads": threads}
     return results
+
+
+MISS_PARTS_CASE = "projector miss, its parts"
+
+
+def miss_parts(ids: dict[str, object], env: dict[str, str], rates: dict[str, dict[str, float]]) -> dict[str, object]:
+    """The projector's miss taken apart in one process on the same database and Redis
+    (``bench/miss_parts.py``), with the ceiling over HTTP from this run's single-thread
+    ``/healthz`` rate (the miss case's baseline)."""
+    miss = rates.get("projector poll, miss (full render), 50 players", {})
+    command = [sys.executable, str(ROOT / "bench" / "miss_parts.py"), str(ids["small"])]
+    if miss:
+        command += ["--http-rps", str(miss["healthz_rps"])]
+    out = subprocess.run(command, cwd=ROOT, env=env, check=True, capture_output=True, text=True).stdout
+    return json.loads(out.strip().splitlines()[-1])  # type: ignore[no-any-return]
 
 
 def main() -> None:
@@ -359,6 +382,7 @@ def main() -> None:
         rng.shuffle(pages[1:])  # order effects do not favour one page
         results = {name: time_page(path, headers, expect) for name, path, headers, expect in pages}
         rates = throughput_cases(ids) if shared else {}
+        parts = miss_parts(ids, env, rates) if shared and (not ONLY or ONLY in MISS_PARTS_CASE) else {}
         if ONLY in IMPORT_CASE:  # after the pages: the import fills the database
             results[IMPORT_CASE] = time_import(ids["imports"], cookie["Cookie"])
     finally:
@@ -374,6 +398,7 @@ def main() -> None:
             for name, r in results.items()
         },
         "throughput": rates,
+        "miss_parts": parts,
     }
     if not ONLY:
         (ROOT / "bench" / "results.json").write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
@@ -389,6 +414,11 @@ def main() -> None:
                 f"{name.ljust(width)}  {row['ratio']:5.3f}  {row['page_rps']:6.1f}  {row['healthz_rps']:9.1f}  "
                 f"{row['threads']:7d}"
             )
+    if parts:
+        print(f"\n{MISS_PARTS_CASE} (ms in the process; bench/miss_parts.py)")
+        for name, ms in parts["ms"].items():
+            print(f"  {name.ljust(34)} {ms:7.3f}")
+        print(f"  floor {parts['floor_ms']} ms; best ratio any rendering could reach: {parts.get('ceiling_ratio')}")
 
 
 if __name__ == "__main__":
