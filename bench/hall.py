@@ -4,8 +4,8 @@
     .venv/bin/python bench/hall.py
 
 Builds a fresh PostgreSQL database (``spielleitung_hall``) holding a knockout
-tournament in play (``BENCH_HALL_PLAYERS`` players, by default 27 per tablet and
-at least 200: 1,350 for 50 tablets, whose round 1 has 450 tables of three), one
+tournament in play (``BENCH_HALL_PLAYERS`` players, by default 54 per tablet and
+at least 200: 2,700 for 50 tablets, whose round 1 has 900 tables of three), one
 referee account (with its own session) per tablet, serves it with gunicorn on
 127.0.0.1 (2 sync workers sharing one Redis through ``REDIS_URL``, a key prefix
 of the run's own, as bench/run.py's throughput cases) and measures, every loop
@@ -49,11 +49,10 @@ games would make each post dearer than in a real hall. Nothing is undone. A
 tablet that finds no free table left stops; each part reports how many had
 stopped by its end (its figures are then not the hall's), and the run warns.
 
-The field is larger than a hall of 50 tables would hold, and the projector's
-screen lists every player: a changed screen is about 500 KB of HTML (25 KB as
-sent) for 1,350 players and takes a worker some 0.3-0.6 s to render (kept for
-five times that, at least a second: ``renderings``), so part 4 asks more of the
-server than such a hall's projectors would.
+The field is larger than a hall of 50 tables would hold, so that the tablets do not run
+out of tables. The projector's screen shows it in windows (``selectors.screen``: 96
+tables and 480 names per rotation): a changed screen is some 110 KB of HTML (8.5 KB as
+sent), rendered at most once a second per version (``renderings``).
 
 ``BENCH_HALL_RESEND`` (0.02): the share of accepted entries sent once more with
 the same key and version, as the outbox does when an answer was lost on the
@@ -98,7 +97,9 @@ TABLETS = int(os.environ.get("BENCH_HALL_TABLETS", "50"))
 SPECTATORS = int(os.environ.get("BENCH_HALL_SPECTATORS", "1000"))
 SECONDS = float(os.environ.get("BENCH_HALL_SECONDS", "20"))
 # Six tables of three per tablet (42 results each, see the docstring), at least 200 players.
-PLAYERS = int(os.environ.get("BENCH_HALL_PLAYERS", str(max(200, 27 * TABLETS))))
+# 18 tables per tablet: on a fast machine 50 tablets flat out decide some 470 tables of 7
+# results in the run (1,350 players, 450 tables, ran out there).
+PLAYERS = int(os.environ.get("BENCH_HALL_PLAYERS", str(max(200, 54 * TABLETS))))
 WINS_NEEDED = int(os.environ.get("BENCH_HALL_WINS", "3"))
 RESEND = float(os.environ.get("BENCH_HALL_RESEND", "0.02"))
 PERIOD = float(os.environ.get("BENCH_HALL_PERIOD", "2"))
