@@ -135,6 +135,8 @@ class Templates:
     - ``seat_score``: one seat's score on the staff's lists and bracket (a ``Seat``);
     - ``public_score``: the same on the projector (a ``PublicSeat``);
     - ``find_status``: the phone page's "what now" for a player;
+    - ``find_result``: the phone page's line for one of the player's tables (``seat``, a
+      ``PublicSeat``, at ``table``, a ``PublicTable``): what the format counts there;
     - ``rules``: the short rules line under a table's name.
     """
 
@@ -144,6 +146,7 @@ class Templates:
     seat_score: str
     public_score: str
     find_status: str
+    find_result: str
     rules: str
 
 
@@ -216,7 +219,8 @@ def build(
       ``rounds_context``, ``table_context``, ``public_extras``, ``default_checklist``,
       ``counts_card_points``;
     - ``dry_run``: ``simulate``;
-    - templates: ``templates/formats/<slug>/`` rounds, table, seat_score, public_score, find_status, rules.
+    - templates: ``templates/formats/<slug>/`` rounds, table, seat_score, public_score, find_status,
+      find_result, rules.
 
     What differs beyond the modules is given here: the label, the games it is played with, how a
     result is entered ("winner" or "loser"), whether several rounds play at once, its own URLs.

@@ -128,6 +128,40 @@ def test_find_my_table_by_name_and_number(client):
     assert "Nobody matches" in body
 
 
+def _history(body: str) -> list[str]:
+    """The phone page's "Your results" lines, whitespace folded."""
+    history = re.search(r'<ul class="find-history">(.*?)</ul>', body, re.S)
+    assert history is not None, "no results on the phone page"
+    return [re.sub(r"\s+", " ", line).strip() for line in re.findall(r"<li>(.*?)</li>", history.group(1), re.S)]
+
+
+@pytest.mark.parametrize("fmt", [enums.Format.POINTS, enums.Format.LIFE_BANDS, enums.Format.KNOCKOUT])
+def test_the_phone_shows_each_table_as_its_format_counts(client, fmt):
+    """Points: the penalty points taken there (what the format ranks by); life bands: the band
+    cut or the chips left (they count no games won); knockout: games won, points in a final
+    to a points target. In the player's language."""
+    tournament = simulation.create_field(fmt=fmt, players=12, seed=4)
+    simulation.simulate(tournament, seed=4)
+    player = Player.objects.filter(tournament=tournament, seats__isnull=False).order_by("start_number").first()
+    seats = list(player.seats.select_related("table").order_by("table__round__number", "table__number"))
+    lines = _history(client.get(url("find", tournament, q=player.start_number)).content.decode())
+    assert len(lines) == len(seats)
+    for line, seat in zip(lines, seats, strict=True):
+        counted = line.split(": ", 1)[1].split(" · ")[0]
+        if fmt == enums.Format.POINTS or seat.table.points_target:
+            expected = f"{seat.points} point{'s' * (seat.points != 1)}"
+        elif fmt == enums.Format.LIFE_BANDS:
+            expected = "band cut" if seat.out_order is not None else f"{seat.chips} chip{'s' * (seat.chips != 1)}"
+        else:
+            expected = f"{seat.games_won} game{'s' * (seat.games_won != 1)} won"
+        assert counted == expected, (line, seat)
+        assert line.endswith(f" · place {seat.place}") == (seat.place is not None)
+    asked = client.get(url("find", tournament, q=player.start_number), HTTP_ACCEPT_LANGUAGE="de")
+    german = _history(asked.content.decode())
+    assert len(german) == len(lines) and german != lines
+    assert not re.search(r"\b(points?|chips?|band cut|games? won|place)\b", " ".join(german)), german
+
+
 def test_finished_tournament_shows_podium(client):
     tournament = simulation.create_field(fmt=enums.Format.KNOCKOUT, players=4, seed=2)
     simulation.simulate(tournament, seed=2)
