@@ -358,8 +358,8 @@ def chunks(items: list[Any], size: int) -> list[list[Any]]:
 
 @dataclass(frozen=True)
 class PlayerLookup:
-    """One player on the phone page: where they sat in every round (oldest first) and their
-    final place once the tournament is finished."""
+    """One player on the phone page: where they sat in every round (in the order they were
+    seated, the table they sit at now last) and their final place once the tournament is finished."""
 
     player: Player
     rounds: list[tuple[PublicRound, PublicTable, PublicSeat]]
@@ -402,7 +402,11 @@ def lookup(tournament: Tournament, players: list[Player]) -> list[PlayerLookup]:
     seats = (
         Seat.objects.filter(player__in=players, table__round__tournament=tournament)
         .select_related("table__round")
-        .order_by("table__round__number", "table__number")
+        # The order they were seated in (a player's seats are created one seating after another),
+        # not the rounds' numbers: life bands refill their consolation round while the main round
+        # goes on, so a player cut in main round 3 then sits in the consolation round, number 2.
+        # The last seat is where the phone sends them.
+        .order_by("pk")
     )
     found: dict[int, list[tuple[PublicRound, PublicTable, PublicSeat]]] = {player.pk: [] for player in players}
     by_id = {player.pk: player for player in players}

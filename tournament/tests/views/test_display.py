@@ -14,7 +14,7 @@ from django.urls import reverse
 from tournament import desk, enums, simulation
 from tournament.formats.knockout import services as knockout_services
 from tournament.formats.life_bands import services as life_bands_services
-from tournament.models import CheckIn, Player, Round
+from tournament.models import CheckIn, Player, Round, Seat
 from tournament.selectors import screen as screen_reads
 from tournament.tests.factories import PlayerFactory, TournamentFactory
 
@@ -160,6 +160,39 @@ def test_the_phone_shows_each_table_as_its_format_counts(client, fmt):
     german = _history(asked.content.decode())
     assert len(german) == len(lines) and german != lines
     assert not re.search(r"\b(points?|chips?|band cut|games? won|place)\b", " ".join(german)), german
+
+
+def test_the_phone_sends_a_player_to_the_table_they_sit_at_now(client, monkeypatch, settings):
+    """Life bands refill the consolation round (an early round number) while the main round goes
+    on: a player cut in main round 3 sits next in the consolation round. Before every table is
+    played, each player seated at a table in play is sent to that table, and their results come
+    in the order they were seated."""
+    from tournament.formats.life_bands import dry_run
+    from tournament.selectors import public
+
+    settings.PUBLIC_RENDER_SECONDS = 0  # every step is looked at at once (renderings)
+    tournament = simulation.create_field(fmt=enums.Format.LIFE_BANDS, players=12, seed=4)
+    played = dry_run.play_table
+    checked: list[int] = []  # players checked seated at a consolation table after a later round
+
+    def check_then_play(tournament, table, rng, actor):  # type: ignore[no-untyped-def]
+        seated_now = Seat.objects.filter(
+            table__round__tournament=tournament, table__status=enums.TableStatus.PLAYING, out_order__isnull=True
+        ).select_related("table__round")
+        for seat in seated_now:
+            found = public.lookup(tournament, [seat.player])[0]
+            last_round, last_table, _last_seat = found.rounds[-1]
+            assert (last_round.number, last_table.number) == (seat.table.round.number, seat.table.number)
+            numbers = [rnd.number for rnd, _table, _seat in found.rounds]
+            if numbers != sorted(numbers):
+                checked.append(seat.player_id)
+                body = client.get(url("find", tournament, q=seat.player.start_number)).content.decode()
+                assert f"Table {seat.table.number} · seat {seat.position + 1}" in body
+        return played(tournament, table, rng, actor)
+
+    monkeypatch.setattr(dry_run, "play_table", check_then_play)
+    simulation.simulate(tournament, seed=4)
+    assert checked, "no player sat in the consolation round after a later main round: the case is not covered"
 
 
 def test_finished_tournament_shows_podium(client):
