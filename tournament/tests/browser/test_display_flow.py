@@ -445,6 +445,56 @@ def test_phone_finds_table_seat_and_results(knockout_field, public_context) -> N
     expect(results).to_contain_text("Nobody matches “zzzz”. Try your start number.")
 
 
+class _InTheConsolationAfterALaterRound(Exception):
+    """Stops the life-bands dry run at the moment the test needs (the player's seat is its argument)."""
+
+
+def test_phone_sends_a_life_bands_player_to_their_consolation_table(  # type: ignore[no-untyped-def]
+    transactional_db, public_context, monkeypatch
+) -> None:
+    """A player cut in a later main round sits next in the consolation round, which has an
+    earlier round number (it is refilled while the main round goes on). The phone sends them
+    to that table, and lists their tables in the order they sat at them."""
+    from tournament.formats.life_bands import dry_run
+    from tournament.models import Seat
+
+    tournament = simulation.create_field(fmt=enums.Format.LIFE_BANDS, players=12, seed=4)
+    played = dry_run.play_table
+
+    def stop_when_it_happens(tournament, table, rng, actor):  # type: ignore[no-untyped-def]
+        consolation = Seat.objects.filter(
+            table__round__tournament=tournament,
+            table__round__stage=enums.Stage.CONSOLATION,
+            table__status=enums.TableStatus.PLAYING,
+        ).select_related("table__round", "player")
+        for seat in consolation:
+            if seat.player.seats.filter(table__round__number__gt=seat.table.round.number).exists():
+                raise _InTheConsolationAfterALaterRound(seat)
+        return played(tournament, table, rng, actor)
+
+    monkeypatch.setattr(dry_run, "play_table", stop_when_it_happens)
+    with pytest.raises(_InTheConsolationAfterALaterRound) as stopped:
+        simulation.simulate(tournament, seed=4)
+    seat = stopped.value.args[0]
+    in_order = [
+        f"{past.table.round} · Table {past.table.number}"
+        for past in seat.player.seats.select_related("table__round").order_by("pk")
+    ]
+
+    page = public_context(PHONE, is_mobile=True, has_touch=True, device_scale_factor=2).new_page()
+    page.goto(reverse("tournament:find", args=[tournament.public_key]))
+    page.get_by_label("Your name or start number").fill(str(seat.player.start_number))
+    card = page.locator("#find-results article.find-card")
+    expect(card.locator(".find-now")).to_have_text(f"Table {seat.table.number} · seat {seat.position + 1}")
+    lines = card.locator(".find-history li")
+    expect(lines).to_have_count(len(in_order))
+    expect(lines.last).to_have_text(re.compile(rf"^Consolation round · Table {seat.table.number}:\s+\d+ chips?\s*$"))
+    expect(lines).to_have_text([re.compile(rf"^{re.escape(line)}:\s") for line in in_order])
+    expect(lines.filter(has_text="band cut")).not_to_have_count(0)
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "the phone page scrolls sideways"
+    shoot(page, "phone-find-life-bands-consolation")
+
+
 def test_projector_views_are_readable_from_the_back_of_the_hall(  # type: ignore[no-untyped-def]
     knockout_field, open_projector
 ) -> None:
