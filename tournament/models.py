@@ -123,7 +123,7 @@ class Tournament(models.Model):
         default=FinalTarget.POINTS,
         help_text=_(
             "The rules: “first to a certain number of points (e.g. 200) or a certain number of wins”, "
-            "agreed on the day with the finalists. Applies to a final seated after the change."
+            "agreed on the day with the finalists. A change applies to the seated final until its first game."
         ),
     )
     final_wins_target = models.PositiveSmallIntegerField(
@@ -428,7 +428,10 @@ class Round(models.Model):
     status = models.CharField(max_length=20, choices=enums.RoundStatus.choices, default=enums.RoundStatus.PLANNED)
     seed = models.BigIntegerField(null=True, blank=True)
     seating_algorithm = models.CharField(max_length=40, blank=True)
+    # Why the round seats whom it seats, for the staff (the organiser's choice, the forecast);
+    # ``public_note`` holds only what players and the audience read (who moved up or stayed out).
     seating_note = models.TextField(blank=True)
+    public_note = models.TextField(blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 

@@ -46,6 +46,7 @@ __all__ = [
     "LOOKAHEAD_ALGORITHM",
     "REPEAT_AVOIDING_ALGORITHM",
     "SEATING_ALGORITHM",
+    "PlannedRound",
     "SeatingImpossible",
     "SeatingOption",
     "SeatingPlan",
@@ -80,6 +81,11 @@ FINAL_OF_ALL = "final_of_all"
 PLAIN_ROUND = "plain_round"
 #: Keep all players and allow tables smaller than the preferred size (``widened_options``).
 SMALLER_TABLE = "smaller_table"
+#: The knockout's smallest departures: exactly one table one smaller than the preferred size,
+#: or one larger than the largest, in the round seated (``SMALLER_TABLE`` / ``LARGER_TABLE``
+#: there mean several such tables).
+ONE_SMALLER_TABLE = "one_smaller_table"
+ONE_LARGER_TABLE = "one_larger_table"
 #: Seeded draw dealing clubs round-robin across tables, then bounded swaps.
 CLUBS_APART_ALGORITHM = "clubs-apart-v1"
 #: Seeded greedy construction plus bounded local search against repeated pairs.
@@ -161,14 +167,36 @@ class SeatingOption:
     * ``plain_round`` (knockout): a round of the usual split (``params["tables"]``
       table winners) although no split leads to a final of ``params["final_size"]``.
 
+    * ``one_smaller_table`` / ``one_larger_table`` (knockout): exactly one table of
+      ``params["size"]``, one outside the sizes, in the round seated.
+
     The knockout adds optional params: ``tables`` (the round's table count),
-    ``finalists`` (the final size the way reaches, 0 if it does not) and
-    ``final`` (1 when the round seated is the final).
+    ``preferred`` and ``largest`` (the sizes the rules want), ``finalists`` (the
+    final size the way reaches, 0 if it does not) and ``final`` (1 when the round
+    seated is the final); and ``forecast``: the rounds this option leads to, from
+    the one it seats to the final, as far as counts can tell (each round's winners
+    are its tables). ``preselect`` is False for an option the form must not tick
+    by itself (several tables outside the sizes, players left out).
     """
 
     code: str
     sizes: tuple[int, ...]
     params: Mapping[str, int] = field(default_factory=dict, hash=False)
+    forecast: tuple[PlannedRound, ...] = field(default=(), compare=False)
+    preselect: bool = field(default=True, compare=False)
+
+
+@dataclass(frozen=True)
+class PlannedRound:
+    """A round of a forecast (``SeatingOption.forecast``): its ``stage`` ("main",
+    "lucky_loser" or "final"), its number within the stage (main rounds), its table
+    sizes, and for the final the runners-up who move up into it (``moved_up``, chosen
+    when it comes: the most games won, then the lower start number)."""
+
+    stage: str
+    number: int
+    sizes: tuple[int, ...]
+    moved_up: int = 0
 
 
 class SeatingImpossible(FormatError):

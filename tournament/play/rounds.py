@@ -13,14 +13,18 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournament import backups, enums, seating
 from tournament.models import Round, Seat, Table, Tournament
 from tournament.writes import User, audit, bump
 
 
-def open_round(tournament: Tournament, *, stage: str, seed: int, algorithm: str, note: str = "") -> Round:
-    """A new running round after the last one; ``stage_number`` counts the rounds of its stage."""
+def open_round(
+    tournament: Tournament, *, stage: str, seed: int, algorithm: str, note: str = "", public_note: str = ""
+) -> Round:
+    """A new running round after the last one; ``stage_number`` counts the rounds of its stage.
+    ``note`` is for the staff, ``public_note`` for the public pages (``Round.public_note``)."""
     number = (Round.objects.filter(tournament=tournament).aggregate(m=Max("number"))["m"] or 0) + 1
     return Round.objects.create(
         tournament=tournament,
@@ -31,6 +35,7 @@ def open_round(tournament: Tournament, *, stage: str, seed: int, algorithm: str,
         seed=seed,
         seating_algorithm=algorithm,
         seating_note=note,
+        public_note=public_note,
         started_at=timezone.now(),
     )
 
@@ -86,7 +91,11 @@ def mark_running(tournament: Tournament) -> None:
 
 def option_label(option: seating.SeatingOption) -> str:
     """A translated sentence for one way out of a count that does not split (or, in the
-    knockout, of a split that does not lead to a final of the configured size)."""
+    knockout, of a split that does not lead to a final of the configured size). A knockout
+    option with its ``forecast`` says what it seats now, naming every table outside the sizes,
+    and the rounds it leads to (``forecast_label``)."""
+    if option.forecast:
+        return forecast_label(option)
     params = dict(option.params)
     sizes = " + ".join(str(size) for size in option.sizes)
     final = bool(params.get("final"))
@@ -137,3 +146,113 @@ def option_label(option: seating.SeatingOption) -> str:
     if params.get("finalists") and not final:
         sentence += " " + _("This leads to a final of %(finalists)d players.") % params
     return sentence
+
+
+def _round_name(planned: seating.PlannedRound) -> str:
+    """The round's one name, as ``Round.__str__`` gives it ("Main round 2", "Lucky-loser round")."""
+    if planned.stage == enums.Stage.MAIN:
+        return f"{enums.Stage.MAIN.label} {planned.number}"
+    return str(enums.Stage(planned.stage).label)
+
+
+def _outside_words(sizes: tuple[int, ...], preferred: int, largest: int) -> str:
+    """The tables outside ``preferred``..``largest`` in words: "one table of 2", "7 tables of 2"."""
+    counts: dict[int, int] = {}
+    for size in sizes:
+        if not preferred <= size <= largest:
+            counts[size] = counts.get(size, 0) + 1
+    return _(" and ").join(
+        ngettext("one table of %(size)d", "%(count)d tables of %(size)d", count) % {"count": count, "size": size}
+        for size, count in sorted(counts.items())
+    )
+
+
+def _round_words(planned: seating.PlannedRound, preferred: int, largest: int) -> str:
+    """ "Main round 2 at tables of 3 + 3 + 2 (one table of 2)", "Lucky-loser round at one table of 5
+    (outside 3 to 4)"."""
+    values = {
+        "round": _round_name(planned),
+        "sizes": " + ".join(str(size) for size in planned.sizes),
+        "preferred": preferred,
+        "largest": largest,
+    }
+    outside = _outside_words(planned.sizes, preferred, largest)
+    if len(planned.sizes) == 1:
+        if outside:
+            return _("%(round)s at one table of %(sizes)s, outside %(preferred)d to %(largest)d") % values
+        return _("%(round)s at one table of %(sizes)s") % values
+    step = _("%(round)s at tables of %(sizes)s") % values
+    return f"{step} ({outside})" if outside else step
+
+
+def _final_words(planned: seating.PlannedRound, final_size: int) -> str:
+    players = planned.sizes[0]
+    if planned.moved_up:
+        return ngettext(
+            "the best runner-up (most games won, then the lower start number) moves up into a final of "
+            "%(players)d players",
+            "the %(count)d best runners-up (most games won, then the lower start number) move up into a final of "
+            "%(players)d players",
+            planned.moved_up,
+        ) % {"count": planned.moved_up, "players": players}
+    if players != final_size:
+        return _("a final of %(players)d players (the rules want %(final_size)d)") % {
+            "players": players,
+            "final_size": final_size,
+        }
+    return _("a final of %(players)d players") % {"players": players}
+
+
+def forecast_label(option: seating.SeatingOption) -> str:
+    """A knockout option in words: what it seats now, then the rounds it leads to as far as the
+    counts tell (``SeatingOption.forecast``), each table outside the sizes named, the final's size
+    and who moves up into it. A departure in a later round is chosen when it comes."""
+    params = dict(option.params)
+    preferred, largest, final_size = params["preferred"], params["largest"], params["final_size"]
+    now, *later = option.forecast
+    if option.code == seating.FINAL_OF_ALL:
+        sentence = _("All %(players)d players play the final now: %(final)s.") % {
+            "players": params["players"],
+            "final": _final_words(now, final_size),
+        }
+    elif option.code in (seating.ONE_MORE_ADVANCES, seating.MORE_PLAYERS):
+        sentence = _("Now %(final)s.") % {"final": _final_words(now, final_size)}
+    else:
+        sentence = _round_words(now, preferred, largest) + "."
+        if option.code in (seating.ONE_FEWER, seating.FEWER_PLAYERS):
+            sentence += " " + ngettext(
+                "The weakest player of Main round 1 (fewest games won, then the higher start number) stays out.",
+                "The %(count)d weakest players of Main round 1 (fewest games won, then the higher start number) "
+                "stay out.",
+                params["fewer"],
+            ) % {"count": params["fewer"]}
+    if later:
+        sizes = {"preferred": preferred, "largest": largest, "final_size": final_size}
+        sentence += " " + _("Then: %(rounds)s.") % {"rounds": forecast_words(later, **sizes)}
+        if forecast_departs(later, **sizes):
+            sentence += " " + _("A departure in a later round is asked again when it comes.")
+    return sentence
+
+
+def forecast_words(rounds: Iterable[seating.PlannedRound], *, preferred: int, largest: int, final_size: int) -> str:
+    """Rounds of a forecast in words, each table outside ``preferred``..``largest`` named:
+    "Lucky-loser round at tables of 3 + 3 + 2 (one table of 2); a final of 3 players"."""
+    steps = []
+    for planned in rounds:
+        if planned.stage == enums.Stage.FINAL:
+            steps.append(_final_words(planned, final_size))
+        else:
+            steps.append(_round_words(planned, preferred, largest))
+    return "; ".join(steps)
+
+
+def forecast_departs(rounds: Iterable[seating.PlannedRound], *, preferred: int, largest: int, final_size: int) -> bool:
+    """A round of the forecast seats a table outside the sizes, moves a runner-up up or plays a
+    final of another size."""
+    for planned in rounds:
+        if planned.stage == enums.Stage.FINAL:
+            if planned.moved_up or planned.sizes[0] != final_size:
+                return True
+        elif any(not preferred <= size <= largest for size in planned.sizes):
+            return True
+    return False

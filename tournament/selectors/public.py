@@ -347,7 +347,7 @@ def public_round(rnd: Round, tables: list[PublicTable], label: str | None = None
         label=str(rnd) if label is None else label,
         stage_number=rnd.stage_number,
         status=rnd.status,
-        note=rnd.seating_note,
+        note=rnd.public_note,
         tables=tuple(tables),
     )
 

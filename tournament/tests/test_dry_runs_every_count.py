@@ -21,9 +21,9 @@ pytestmark = [pytest.mark.slow, pytest.mark.django_db]
 CHANGES = [3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 17, 23, 60]
 
 
-def counts(changes: list[int]) -> list[object]:
-    """Every count from 3 to 60: ``changes`` in every run of the suite, the rest in the sweep."""
-    return [pytest.param(n, id=str(n), marks=() if n in changes else (pytest.mark.sweep,)) for n in range(3, 61)]
+def counts(changes: list[int], most: int = 60) -> list[object]:
+    """Every count from 3 to ``most``: ``changes`` in every run of the suite, the rest in the sweep."""
+    return [pytest.param(n, id=str(n), marks=() if n in changes else (pytest.mark.sweep,)) for n in range(3, most + 1)]
 
 
 @pytest.mark.parametrize("fmt", [enums.Format.POINTS, enums.Format.LIFE_BANDS])

@@ -120,7 +120,7 @@ def next_round(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse
             tournament=tournament, actor=request.user, action=action, choice=choice, confirmed=is_confirmed(request)
         )
     except NeedsChoice as needs:
-        options = [(option.code, option_label(option)) for option in needs.options]
+        options = [(option.code, option_label(option), option.preselect) for option in needs.options]
         context = _rounds_context(tournament, choice_message=needs.message, options=options, choice_action=action)
         return render(request, template, context, status=409)
     except NeedsConfirmation as question:

@@ -10,18 +10,23 @@ from tournament.formats.knockout import services
 from tournament.models import Tournament
 
 
+def seat_next_round(tournament: Tournament, *, seed: int, actor: object | None = None) -> services.RoundStarted:
+    """The next round as a dry run seats it: the first option wherever the organiser is asked (the
+    way that departs least from the rules, ``rules.plan_next_round``)."""
+    try:
+        return services.generate_next_round(tournament=tournament, actor=actor, seed=seed)
+    except NeedsChoice as needs:
+        choice = needs.options[0].code
+        return services.generate_next_round(tournament=tournament, actor=actor, choice=choice, seed=seed)
+
+
 def simulate(tournament: Tournament, *, seed: int, actor: object | None = None) -> simulation.SimulationResult:
     """Play every round; the first option wherever the organiser is asked (the choice is audited
     and written into the round's note: ``simulation.choices_taken`` prints them)."""
     rng = random.Random(seed)
     rounds = games = 0
     for _ in range(200):  # far more rounds than any field needs
-        try:
-            started = services.generate_next_round(tournament=tournament, actor=actor, seed=rng.getrandbits(31))
-        except NeedsChoice as needs:
-            started = services.generate_next_round(
-                tournament=tournament, actor=actor, choice=needs.options[0].code, seed=rng.getrandbits(31)
-            )
+        started = seat_next_round(tournament, actor=actor, seed=rng.getrandbits(31))
         if started.finished:
             break
         assert started.round is not None

@@ -28,13 +28,13 @@ layer reads them from the database and writes the results back.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tournament import seating
 from tournament.formats.base import CLUBS_APART, SEATING_SETTINGS, FormatError, FormatSpec, rank_by
-from tournament.seating import SeatingOption
+from tournament.seating import PlannedRound, SeatingOption
 from tournament.seating import explain_impossible as explain_impossible
 
 # The tournament settings this format reads (the settings page shows these).
@@ -65,6 +65,8 @@ ONE_FEWER = seating.ONE_FEWER
 FEWER_PLAYERS = seating.FEWER_PLAYERS
 LARGER_TABLE = seating.LARGER_TABLE
 SMALLER_TABLE = seating.SMALLER_TABLE
+ONE_LARGER_TABLE = seating.ONE_LARGER_TABLE
+ONE_SMALLER_TABLE = seating.ONE_SMALLER_TABLE
 FINAL_OF_ALL = seating.FINAL_OF_ALL
 PLAIN_ROUND = seating.PLAIN_ROUND
 
@@ -158,7 +160,9 @@ class NextRound:
     (``choice``, its words in ``option``). ``options`` is non-empty only when a
     choice is needed and none was given; ``reason`` says why (``NO_SPLIT``:
     the count does not split into tables; ``FINAL_SIZE``: no split leads to a
-    final of exactly ``final_size`` players).
+    final of exactly ``final_size`` players). ``forecast`` is the way this round
+    leads to the final (this round first), as counts can tell: a departure in a
+    later round is asked when it comes.
     """
 
     stage: str
@@ -171,6 +175,7 @@ class NextRound:
     sizes: tuple[int, ...] = ()
     option: SeatingOption | None = None
     reason: str = ""
+    forecast: tuple[PlannedRound, ...] = ()
 
     @property
     def needs_choice(self) -> bool:
@@ -199,14 +204,21 @@ def plan_next_round(
 ) -> NextRound | Finished:
     """What comes after ``rounds`` (all decided): the next round or the end.
 
-    The rules, to the letter: round 1 seats everyone; every round-1 loser plays
-    the lucky-loser round; then only table winners advance "until three players
-    play the final" (``final_size``). Where several splits into tables of
-    ``preferred``..``largest`` exist, the one whose winners (looking ahead over
-    the rounds: a round's winners are its tables) reach a final of exactly
-    ``final_size`` is taken, the most tables first. Where none does, or the
-    count does not split, the organiser chooses (``options``); ``choice`` is
-    one of their codes. Nothing outside the plain rule happens without a choice.
+    The rules, to the letter: round 1 seats everyone ("im Normalfall drei
+    Teilnehmer pro Tisch, bei Notwendigkeit bis zu vier"); every round-1 loser
+    plays the lucky-loser round; then only table winners advance "until three
+    players play the final" (``final_size``). A round's winners are its tables,
+    so the counts of every later round follow from the table counts chosen: the
+    planner looks ahead to the final. Where tables of ``preferred``..``largest``
+    lead to a final of exactly ``final_size``, that round is seated (the most
+    tables first). Otherwise the organiser chooses (``options``, each with the
+    rounds it leads to), ordered by how far the way departs from the rules
+    (``_path``): first ways with at most one table outside the sizes in any round
+    that reach the final's size, then fewer such tables, a runner-up moving up
+    into the final before a final of another size; several tables outside the
+    sizes in one round after all of those, and players left out last.
+    ``choice`` is one of the options' codes. Nothing outside the plain rule
+    happens without a choice.
     """
     start = {e.id: e.start_number for e in entrants}
     if not rounds:
@@ -219,7 +231,8 @@ def plan_next_round(
     if last.stage == FINAL:
         return Finished(ranking=tuple(rank_players(entrants, rounds)))
     stages = [r.stage for r in rounds]
-    if last.stage == MAIN and LUCKY_LOSER not in stages and len([s for s in stages if s == MAIN]) == 1:
+    main_rounds = stages.count(MAIN)
+    if last.stage == MAIN and LUCKY_LOSER not in stages and main_rounds == 1:
         losers = _by_strength([seat for table in last.tables for seat in table.losers], start)
         winners = len(last.tables)
         return _plan_lucky_losers(tuple(s.player_id for s in losers), winners, settings, choice)
@@ -231,7 +244,7 @@ def plan_next_round(
     runners_up = tuple(
         s.player_id for s in _by_strength([seat for table in last.tables for seat in table.losers], start)
     )
-    return _plan_main(tuple(advancing), runners_up, settings, choice)
+    return _plan_main(tuple(advancing), runners_up, settings, choice, main_number=main_rounds + 1)
 
 
 def _by_strength(seats: Sequence[SeatResult], start: Mapping[int, int]) -> list[SeatResult]:
@@ -239,7 +252,7 @@ def _by_strength(seats: Sequence[SeatResult], start: Mapping[int, int]) -> list[
     return sorted(seats, key=lambda seat: (-seat.games_won, start[seat.player_id]))
 
 
-# --- table splits and the look-ahead ------------------------------------------------
+# --- table splits --------------------------------------------------------------------
 
 
 def table_counts(players: int, smallest: int, largest: int) -> list[int]:
@@ -286,266 +299,399 @@ def reaches_final(players: int, preferred: int, largest: int, final_size: int) -
     )
 
 
-def _reaches(settings: KnockoutSettings, players: int) -> bool:
-    return reaches_final(players, settings.preferred, settings.largest, settings.final_size)
+@dataclass(frozen=True)
+class _Split:
+    """A round's tables (largest first); ``odd`` of them are outside preferred..largest."""
+
+    sizes: tuple[int, ...]
+    odd: int
+    code: str
 
 
-def _plain_tables(players: int, settings: KnockoutSettings) -> list[int]:
-    return table_counts(players, settings.preferred, settings.largest)
+def _split(players: int, tables: int, settings: KnockoutSettings) -> _Split | None:
+    """``players`` at exactly ``tables`` tables, departing least from the sizes: tables of
+    ``preferred``..``largest`` (as many of the preferred size as possible); else the fewest
+    tables one smaller than the preferred size (never below 2) or one larger than the largest.
+    None where neither seats them."""
+    low, high = settings.preferred, settings.largest
+    if low * tables <= players <= high * tables:
+        sizes = split_into(players, tables, low, low, high)
+        assert sizes is not None
+        return _Split(sizes, 0, PLAIN_ROUND)
+    if low - 1 >= 2 and (low - 1) * tables <= players < low * tables:
+        odd = low * tables - players
+        return _Split((low,) * (tables - odd) + (low - 1,) * odd, odd, ONE_SMALLER_TABLE if odd == 1 else SMALLER_TABLE)
+    if high * tables < players <= (high + 1) * tables:
+        odd = players - high * tables
+        return _Split((high + 1,) * odd + (high,) * (tables - odd), odd, ONE_LARGER_TABLE if odd == 1 else LARGER_TABLE)
+    return None
+
+
+# A round's split with more tables outside the sizes than this is not looked at (``_splits``): such
+# ways come after every other, and the fewest of them are the ones worth offering.
+SPLIT_OUTSIDE_MOST = 2
+
+
+def _splits(players: int, settings: KnockoutSettings, *, fewest: int) -> list[tuple[int, _Split]]:
+    """Every ``_split`` of ``players`` into at least ``fewest`` and fewer than ``players`` tables with
+    at most ``SPLIT_OUTSIDE_MOST`` tables outside the sizes, the most tables first."""
+    most = min(players // max(2, settings.preferred - 1), (players + SPLIT_OUTSIDE_MOST) // settings.preferred)
+    least = max(fewest, -(-players // (settings.largest + 1)), -(-(players - SPLIT_OUTSIDE_MOST) // settings.largest))
+    found = []
+    for tables in range(min(most, players - 1), least - 1, -1):
+        split = _split(players, tables, settings)
+        if split is not None:
+            found.append((tables, split))
+    return found
+
+
+def _wide_splits(players: int, settings: KnockoutSettings, *, fewest: int) -> list[tuple[int, _Split]]:
+    """Where no table count departs by one size at most (unusual settings): the nearest sizes that
+    seat everyone, down to tables of 2 or up to larger ones."""
+    for step in range(2, players + 1):
+        found = []
+        for low, high in ((settings.preferred - step, settings.largest), (settings.preferred, settings.largest + step)):
+            if low < 2:
+                continue
+            for tables in table_counts(players, low, high):
+                if fewest <= tables < players:
+                    sizes = split_into(players, tables, settings.preferred, low, high)
+                    assert sizes is not None
+                    odd = sum(1 for size in sizes if not settings.preferred <= size <= settings.largest)
+                    found.append(
+                        (tables, _Split(sizes, odd, SMALLER_TABLE if low < settings.preferred else LARGER_TABLE))
+                    )
+        if found:
+            return found
+    return []
+
+
+# --- ways to the final and how far they depart from the rules -------------------------
 
 
 @dataclass(frozen=True)
-class _Way:
-    """One option the organiser may choose and the round it leads to."""
+class _Path:
+    """A way from a round to the final: ``round``, then ``rest`` (None after the final).
 
-    option: SeatingOption
-    plan: NextRound
+    ``odd`` counts the tables outside preferred..largest on the way (a final of another size
+    outside them too), ``many`` whether some round has more than one, ``dropped`` the players
+    left out; ``final_size`` and ``moved_up`` describe the final it ends in (runners-up who move
+    up into it); ``reaches`` whether that is a final of exactly ``final_size`` of table winners.
+    Linked, so that extending a way costs nothing however long it is; ``key`` and ``kind`` come with it (``_path``)."""
+
+    round: PlannedRound
+    rest: _Path | None
+    odd: int
+    many: bool
+    final_size: int
+    moved_up: int
+    dropped: int
     reaches: bool
+    key: tuple[int, ...]
+    kind: tuple[int, ...]
+
+    def then(self, stage: str, split: _Split, dropped: int = 0) -> _Path:
+        """A round of ``split`` seated before this way."""
+        if not split.odd and not dropped:  # the same departure: only the round is new
+            return replace(self, round=PlannedRound(stage, 0, split.sizes), rest=self)
+        return _path(
+            PlannedRound(stage, 0, split.sizes),
+            self,
+            odd=self.odd + split.odd,
+            many=self.many or split.odd > 1,
+            final_size=self.final_size,
+            moved_up=self.moved_up,
+            dropped=self.dropped + dropped,
+            reaches=self.reaches,
+            distance=self.key[5],
+        )
+
+    def rounds(self) -> tuple[PlannedRound, ...]:
+        found: list[PlannedRound] = []
+        path: _Path | None = self
+        while path is not None:
+            found.append(path.round)
+            path = path.rest
+        return tuple(found)
+
+
+def _path(
+    round_: PlannedRound,
+    rest: _Path | None,
+    *,
+    odd: int,
+    many: bool,
+    final_size: int,
+    moved_up: int,
+    dropped: int,
+    reaches: bool,
+    distance: int,
+) -> _Path:
+    """A way with its ``key``: how far it departs from the rules, smaller first. Players left out
+    (the rules seat every round-1 loser); several tables outside the sizes in one round; not reaching a final of exactly
+    ``final_size`` by table winners; the tables outside the sizes; a runner-up moving up before
+    a final of another size, the nearer size first. Its ``kind`` is what it amounts to apart from
+    its count of tables outside the sizes: the best way of each kind is kept (one option each)."""
+    end = 0 if reaches else 1 if moved_up else 2
+    key = (int(dropped > 0), int(many), int(not reaches), odd, end, distance, moved_up, dropped)
+    kind = (int(dropped > 0), int(many), final_size, moved_up)
+    return _Path(round_, rest, odd, many, final_size, moved_up, dropped, reaches, key, kind)
+
+
+def _final_path(players: int, settings: KnockoutSettings, moved_up: int = 0) -> _Path:
+    """The final of ``players`` (``moved_up`` of them runners-up); a final of another size than
+    ``final_size`` outside preferred..largest counts as a table outside the sizes."""
+    outside = players != settings.final_size and not settings.preferred <= players <= settings.largest
+    return _path(
+        PlannedRound(FINAL, 0, (players,), moved_up),
+        None,
+        odd=int(outside),
+        many=False,
+        final_size=players,
+        moved_up=moved_up,
+        dropped=0,
+        reaches=players == settings.final_size and not moved_up,
+        distance=abs(players - settings.final_size),
+    )
+
+
+def _keep_best(found: dict[tuple[int, ...], _Path], path: _Path) -> None:
+    known = found.get(path.kind)
+    if known is None or path.key < known.key:
+        found[path.kind] = path
+
+
+@functools.lru_cache(maxsize=8192)
+def _main_paths(players: int, settings: KnockoutSettings) -> tuple[_Path, ...]:
+    """The best way from ``players`` table winners to the final, one of each kind: main rounds of
+    at least two tables, only winners advancing; a final of exactly ``final_size``, of all of
+    them (another size, at most one table larger than the largest), or with runners-up moved up
+    to ``final_size``."""
+    if players == settings.final_size:
+        return (_final_path(players, settings),)
+    found: dict[tuple[int, ...], _Path] = {}
+    if players < settings.final_size:
+        _keep_best(found, _final_path(settings.final_size, settings, settings.final_size - players))
+    if 2 <= players <= settings.largest + 1:
+        _keep_best(found, _final_path(players, settings))
+    if players > settings.final_size:
+        splits = _splits(players, settings, fewest=2) or ([] if found else _wide_splits(players, settings, fewest=2))
+        for tables, split in splits:
+            for after in _main_paths(tables, settings):
+                _keep_best(found, after.then(MAIN, split))
+    return tuple(sorted(found.values(), key=lambda path: path.key))
+
+
+@functools.lru_cache(maxsize=8192)
+def _lucky_loser_paths(winners: int, losers: int, settings: KnockoutSettings) -> tuple[tuple[_Split, _Path], ...]:
+    """The lucky-loser round of all ``losers`` (its split) and the way after it, where its table
+    winners join round 1's ``winners``: the best of each kind for each option code."""
+    if losers < 2:
+        return ()
+    found: dict[tuple[str, tuple[int, ...]], tuple[_Split, _Path]] = {}
+    for tables, split in _splits(losers, settings, fewest=1) or _wide_splits(losers, settings, fewest=1):
+        for after in _main_paths(winners + tables, settings):
+            path = after.then(LUCKY_LOSER, split)
+            known = found.get((split.code, path.kind))
+            if known is None or path.key < known[1].key:
+                found[(split.code, path.kind)] = (split, path)
+    return tuple(found.values())
+
+
+# --- the organiser's options ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    """A way to go on: the round it seats now (``plan``, under the option ``code``) and where it leads."""
+
+    code: str
+    plan: NextRound
+    path: _Path
+
+
+def _seated(stage: str, players: tuple[int, ...], split: _Split, settings: KnockoutSettings, **extra: Any) -> NextRound:
+    largest = max(settings.largest, *split.sizes)
+    return NextRound(stage=stage, players=players, largest=largest, sizes=split.sizes, **extra)
 
 
 def _final(players: tuple[int, ...], settings: KnockoutSettings, **extra: Any) -> NextRound:
     return NextRound(stage=FINAL, players=players, largest=settings.largest, sizes=(len(players),), **extra)
 
 
-def _table_ways(
-    stage: str,
-    players: tuple[int, ...],
-    settings: KnockoutSettings,
-    after: Callable[[int], bool],
-    *,
-    fallback: Callable[[int], bool],
-) -> list[_Way]:
-    """Tables larger (``larger_table``) or smaller (``smaller_table``) than the settings allow.
-
-    One size more (or less) where a split with it has winners that ``after`` accepts (reaching
-    the final size). Otherwise, only when the count does not split at all, the nearest size that
-    seats everyone with a table count ``fallback`` accepts (the round after it can be played):
-    up to one table of everyone, down to tables of 2."""
-    count = len(players)
-    splits_plainly = bool(_plain_tables(count, settings))
-    ways = []
-    larger = [(settings.preferred, size) for size in range(settings.largest + 1, max(count, settings.largest + 1) + 1)]
-    smaller = [(size, settings.largest) for size in range(settings.preferred - 1, 1, -1)]
-    for code, ranges in ((LARGER_TABLE, larger), (SMALLER_TABLE, smaller)):
-        found: tuple[int, int, int, bool] | None = None
-        if ranges:
-            low, high = ranges[0]
-            reaching = [t for t in table_counts(count, low, high) if after(t)]
-            if reaching:
-                found = (low, high, reaching[0], True)
-        if found is None and not splits_plainly:
-            for low, high in ranges:
-                tables = table_counts(count, low, high)
-                if tables and fallback(tables[0]):
-                    found = (low, high, tables[0], False)
-                    break
-        if found is None:
-            continue
-        low, high, chosen, reaches = found
-        sizes = split_into(count, chosen, settings.preferred, low, high)
-        assert sizes is not None
-        beyond = [size for size in sizes if not settings.preferred <= size <= settings.largest]
-        option = SeatingOption(
-            code,
-            sizes,
-            {
-                "players": count,
-                "size": high if code == LARGER_TABLE else low,
-                "count": len(beyond),
-                "tables": chosen,
-                "finalists": settings.final_size if reaches else 0,
-            },
-        )
-        ways.append(_Way(option, NextRound(stage=stage, players=players, largest=high, sizes=sizes), reaches))
-    return ways
-
-
-def _plain_way(stage: str, players: tuple[int, ...], settings: KnockoutSettings, min_tables: int = 1) -> _Way | None:
-    """Go on by the plain rule although the final will not have ``final_size`` players (a main
-    round needs ``min_tables`` 2: one table leaves one winner)."""
-    tables = _plain_tables(len(players), settings)
-    if not tables or tables[0] < min_tables:
-        return None
-    sizes = split_into(len(players), tables[0], settings.preferred, settings.preferred, settings.largest)
-    assert sizes is not None
-    option = SeatingOption(
-        PLAIN_ROUND, sizes, {"players": len(players), "tables": tables[0], "final_size": settings.final_size}
-    )
-    return _Way(option, NextRound(stage=stage, players=players, largest=settings.largest, sizes=sizes), False)
-
-
-def _final_way(players: tuple[int, ...], settings: KnockoutSettings) -> _Way | None:
-    """Every remaining player plays the final now (a final of another size than the setting)."""
+def _final_candidates(players: tuple[int, ...], settings: KnockoutSettings) -> list[_Candidate]:
+    """Every remaining player plays the final now (another size than ``final_size``)."""
     if not 2 <= len(players) <= settings.largest + 1 or len(players) == settings.final_size:
-        return None
-    option = SeatingOption(
-        FINAL_OF_ALL, (len(players),), {"players": len(players), "final_size": settings.final_size, "final": 1}
-    )
-    return _Way(option, _final(players, settings), False)
+        return []
+    return [_Candidate(FINAL_OF_ALL, _final(players, settings), _final_path(len(players), settings))]
+
+
+def _plan_first(ids: tuple[int, ...], settings: KnockoutSettings, choice: str) -> NextRound:
+    """Round 1 seats everyone; every loser plays the lucky-loser round after it. Nobody is added or
+    dropped."""
+    count = len(ids)
+    if count == settings.final_size:
+        return _final(ids, settings)
+    candidates = _final_candidates(ids, settings)
+    splits = _splits(count, settings, fewest=1)
+    for tables, split in splits or _wide_splits(count, settings, fewest=1):
+        plan = _seated(MAIN, ids, split, settings)
+        best: dict[tuple[int, ...], _Path] = {}
+        for _lucky_split, after in _lucky_loser_paths(tables, count - tables, settings):
+            _keep_best(best, after.then(MAIN, split))
+        candidates += [_Candidate(split.code, plan, path) for path in best.values()]
+    return _decide(MAIN, ids, settings, candidates, choice, main_number=1)
+
+
+def _plan_lucky_losers(losers: tuple[int, ...], winners: int, settings: KnockoutSettings, choice: str) -> NextRound:
+    """Every round-1 loser (``losers``, best first) plays the lucky-loser round; its table winners join
+    the ``winners`` of round 1. Where the count does not split into tables of the sizes, leaving the
+    weakest out is offered last."""
+    candidates = [
+        _Candidate(split.code, _seated(LUCKY_LOSER, losers, split, settings), path)
+        for split, path in _lucky_loser_paths(winners, len(losers), settings)
+    ]
+    if not table_counts(len(losers), settings.preferred, settings.largest):
+        candidates += _drop_candidates(losers, winners, settings)
+    return _decide(LUCKY_LOSER, losers, settings, candidates, choice, main_number=2)
+
+
+def _drop_candidates(losers: tuple[int, ...], winners: int, settings: KnockoutSettings) -> list[_Candidate]:
+    """The weakest losers (fewest games won, then the higher start number) stay out: the fewest that
+    let the rest split into tables of the sizes, or one more."""
+    fits = [k for k in range(1, len(losers) - 1) if table_counts(len(losers) - k, settings.preferred, settings.largest)]
+    candidates = []
+    for fewer in fits[:2]:
+        keep = len(losers) - fewer
+        for tables, split in _splits(keep, settings, fewest=1):
+            if split.odd:
+                continue
+            code = ONE_FEWER if fewer == 1 else FEWER_PLAYERS
+            plan = _seated(LUCKY_LOSER, losers[:keep], split, settings, dropped=losers[keep:])
+            candidates += [
+                _Candidate(code, plan, after.then(LUCKY_LOSER, split, dropped=fewer))
+                for after in _main_paths(winners + tables, settings)
+            ]
+    return candidates
+
+
+def _plan_main(
+    advancing: tuple[int, ...], runners_up: tuple[int, ...], settings: KnockoutSettings, choice: str, main_number: int
+) -> NextRound:
+    """Only table winners go on; ``final_size`` of them play the final. Fewer: the best runners-up
+    (most games won, then the lower start number) may move up into the final, or the winners play
+    a final of their own number. More: a main round leads there."""
+    count = len(advancing)
+    if count == settings.final_size:
+        return _final(advancing, settings)
+    candidates = _final_candidates(advancing, settings)
+    extra = settings.final_size - count
+    if 0 < extra <= len(runners_up):
+        code = ONE_MORE_ADVANCES if extra == 1 else MORE_PLAYERS
+        plan = _final(advancing + runners_up[:extra], settings, added=runners_up[:extra])
+        candidates.append(_Candidate(code, plan, _final_path(settings.final_size, settings, extra)))
+    if count > settings.final_size:
+        splits = _splits(count, settings, fewest=2) or ([] if candidates else _wide_splits(count, settings, fewest=2))
+        for tables, split in splits:
+            plan = _seated(MAIN, advancing, split, settings)
+            after_it = _main_paths(tables, settings)
+            candidates += [_Candidate(split.code, plan, after.then(MAIN, split)) for after in after_it]
+    return _decide(MAIN, advancing, settings, candidates, choice, main_number=main_number)
 
 
 def _decide(
     stage: str,
     players: tuple[int, ...],
     settings: KnockoutSettings,
-    ways: Sequence[_Way | None],
+    candidates: Sequence[_Candidate],
     choice: str,
+    *,
+    main_number: int,
 ) -> NextRound:
-    """The organiser's choice among ``ways``, or the question. The options in order: ways that
-    reach the final size, a final of all at one table within the largest size, the other ways,
-    a final of all beyond the largest size, a plain round, dropping players last. A plain round
-    as the only way is no deviation: it is seated as it is."""
-    found = [way for way in ways if way is not None]
+    """The round to seat, or the question.
 
-    def rank(way: _Way) -> int:
-        code = way.option.code
-        if code in (ONE_FEWER, FEWER_PLAYERS):
-            return 5
-        if way.reaches:
-            return 0
-        if code == FINAL_OF_ALL:
-            return 1 if len(players) <= settings.largest else 3
-        return 4 if code == PLAIN_ROUND else 2
-
-    found.sort(key=rank)
-    if not found:
+    The ways are ordered by their key (``_path``). Where the best seats tables of the sizes now and
+    reaches ``final_size`` with tables of the sizes all the way, it is the plain rule: seated
+    without a question. Otherwise the options are, in that order, the best way of each kind (what
+    the final will be, and whether players stay out or a round has several tables outside the
+    sizes) where it seats this round otherwise than an option before it: a way that only adds
+    tables outside the sizes to a better one of the same kind is not offered, and one that seats
+    this round as an option before it is chosen later, when its round comes. Each has its
+    forecast. Where the only option seats the usual tables now, it is seated: the departure comes
+    in a later round, and the question with it. ``choice`` picks an option by code
+    (any code this round allows: a choice recorded before is planned again the same way)."""
+    best: dict[tuple[str, tuple[int, ...]], _Candidate] = {}
+    for candidate in candidates:
+        known = best.get((candidate.code, candidate.path.kind))
+        if known is None or candidate.path.key < known.path.key:
+            best[(candidate.code, candidate.path.kind)] = candidate
+    ranked = sorted(best.values(), key=lambda candidate: candidate.path.key)
+    if not ranked:
         raise FormatError("no_seating_possible", players=len(players))
-    if len(found) == 1 and found[0].option.code == PLAIN_ROUND:
-        return found[0].plan
-    chosen = next((way for way in found if way.option.code == choice), None)
+    first = ranked[0]
+    forecast = _forecast(first.path, main_number)
+    if first.code == PLAIN_ROUND and first.path.key[:4] == (0, 0, 0, 0):
+        return replace(first.plan, forecast=forecast)
+    best_of_kind: dict[tuple[int, ...], _Candidate] = {}
+    for candidate in ranked:
+        best_of_kind.setdefault(candidate.path.kind, candidate)
+    offered: list[_Candidate] = []
+    for candidate in best_of_kind.values():  # in the order of their keys
+        if candidate.code not in {known.code for known in offered}:
+            offered.append(candidate)
+    if [candidate.code for candidate in offered] == [PLAIN_ROUND]:
+        return replace(first.plan, forecast=forecast)
+    chosen = next((c for c in offered if c.code == choice), None) or next((c for c in ranked if c.code == choice), None)
+    if chosen is None and choice in _EARLIER_CODES:  # recorded before one table and several were told apart
+        chosen = next((c for c in ranked if c.code == _EARLIER_CODES[choice]), None)
     if chosen is None:
-        reason = FINAL_SIZE if _plain_tables(len(players), settings) or len(players) <= settings.largest else NO_SPLIT
-        return NextRound(
-            stage=stage,
-            players=players,
-            largest=settings.largest,
-            options=tuple(way.option for way in found),
-            reason=reason,
-        )
-    return replace(chosen.plan, choice=choice, option=chosen.option)
+        reason = FINAL_SIZE if table_counts(len(players), settings.preferred, settings.largest) else NO_SPLIT
+        options = tuple(_option(candidate, settings, main_number) for candidate in offered)
+        return NextRound(stage=stage, players=players, largest=settings.largest, options=options, reason=reason)
+    option = _option(chosen, settings, main_number)
+    return replace(chosen.plan, choice=choice, option=option, forecast=option.forecast)
 
 
-def _plain(stage: str, players: tuple[int, ...], settings: KnockoutSettings, tables: int) -> NextRound:
-    sizes = split_into(len(players), tables, settings.preferred, settings.preferred, settings.largest)
-    assert sizes is not None
-    return NextRound(stage=stage, players=players, largest=settings.largest, sizes=sizes)
+# A choice recorded when "larger_table" / "smaller_table" also meant a single such table: planned
+# again (``services._downstream``) it finds that way when no round of several such tables exists.
+_EARLIER_CODES = {LARGER_TABLE: ONE_LARGER_TABLE, SMALLER_TABLE: ONE_SMALLER_TABLE}
 
 
-def _plan_first(ids: tuple[int, ...], settings: KnockoutSettings, choice: str) -> NextRound:
-    """Round 1 seats everyone: its table count is chosen so that, with a plain lucky-loser
-    round, the winners reach the final size. Nobody is added or dropped."""
-    count = len(ids)
-    if count == settings.final_size:
-        return _final(ids, settings)
-
-    def after(tables: int) -> bool:
-        losers = count - tables
-        return tables < count and any(_reaches(settings, tables + t) for t in _plain_tables(losers, settings))
-
-    reaching = [t for t in _plain_tables(count, settings) if after(t)]
-    if reaching:
-        return _plain(MAIN, ids, settings, reaching[0])
-    ways: list[_Way | None] = [*_table_ways(MAIN, ids, settings, after, fallback=lambda t: count - t >= 2)]
-    ways += [_final_way(ids, settings), _plain_way(MAIN, ids, settings)]
-    return _decide(MAIN, ids, settings, ways, choice)
+def _forecast(path: _Path, main_number: int) -> tuple[PlannedRound, ...]:
+    """The rounds of ``path`` with the main rounds numbered from ``main_number``."""
+    forecast = []
+    for planned in path.rounds():
+        if planned.stage == MAIN:
+            planned = replace(planned, number=main_number)
+            main_number += 1
+        forecast.append(planned)
+    return tuple(forecast)
 
 
-def _plan_lucky_losers(losers: tuple[int, ...], winners: int, settings: KnockoutSettings, choice: str) -> NextRound:
-    """Every round-1 loser (``losers``, best first) plays the lucky-loser round; its table count is
-    chosen so that with the ``winners`` of round 1 the final size is reached. Where the count does
-    not split, a larger or smaller table seats them all; dropping the weakest is offered last."""
-
-    def after(tables: int) -> bool:
-        return _reaches(settings, winners + tables)
-
-    reaching = [t for t in _plain_tables(len(losers), settings) if after(t)]
-    if reaching:
-        return _plain(LUCKY_LOSER, losers, settings, reaching[0])
-    ways: list[_Way | None] = [*_table_ways(LUCKY_LOSER, losers, settings, after, fallback=lambda t: t >= 1)]
-    ways.append(_plain_way(LUCKY_LOSER, losers, settings))
-    if not _plain_tables(len(losers), settings):
-        ways.append(_drop_way(losers, settings, after))
-    return _decide(LUCKY_LOSER, losers, settings, ways, choice)
-
-
-def _drop_way(losers: tuple[int, ...], settings: KnockoutSettings, after: Callable[[int], bool]) -> _Way | None:
-    """The weakest losers (fewest games won, then the higher start number) stay out: the fewest
-    that lets the rest split (reaching the final size if a few more do that)."""
-    fits = [k for k in range(1, len(losers)) if _plain_tables(len(losers) - k, settings)]
-    if not fits:
-        return None
-    reaching = [k for k in fits if any(after(t) for t in _plain_tables(len(losers) - k, settings))]
-    fewer = reaching[0] if reaching and reaching[0] <= fits[0] + 1 else fits[0]
-    keep = len(losers) - fewer
-    tables = _plain_tables(keep, settings)
-    chosen = next((t for t in tables if after(t)), tables[0])
-    sizes = split_into(keep, chosen, settings.preferred, settings.preferred, settings.largest)
-    assert sizes is not None
-    code = ONE_FEWER if fewer == 1 else FEWER_PLAYERS
-    option = SeatingOption(code, sizes, {"players": keep, "fewer": fewer, "tables": chosen})
-    plan = NextRound(
-        stage=LUCKY_LOSER,
-        players=losers[:keep],
-        largest=settings.largest,
-        sizes=sizes,
-        dropped=losers[keep:],
+def _option(candidate: _Candidate, settings: KnockoutSettings, main_number: int) -> SeatingOption:
+    """The option in words' terms: what it seats now (``params``) and the rounds it leads to."""
+    plan, path = candidate.plan, candidate.path
+    outside = [size for size in plan.sizes if not settings.preferred <= size <= settings.largest]
+    params = {
+        "players": len(plan.players),
+        "tables": len(plan.sizes),
+        "preferred": settings.preferred,
+        "largest": settings.largest,
+        "final_size": settings.final_size,
+        "finalists": path.final_size if path.final_size == settings.final_size and not path.moved_up else 0,
+        "final": int(plan.stage == FINAL),
+        "size": outside[0] if outside else 0,
+        "count": len(outside),
+        "extra": len(plan.added),
+        "fewer": len(plan.dropped),
+    }
+    return SeatingOption(
+        candidate.code,
+        plan.sizes,
+        params,
+        forecast=_forecast(path, main_number),
+        preselect=not (path.many or path.dropped),
     )
-    return _Way(option, plan, after(chosen))
-
-
-def _plan_main(
-    advancing: tuple[int, ...], runners_up: tuple[int, ...], settings: KnockoutSettings, choice: str
-) -> NextRound:
-    """Only table winners go on. ``final_size`` of them play the final; more play a round whose
-    table count leads there. Otherwise the organiser chooses: a runner-up moves up, a table of
-    another size, a final of another size, or a plain round."""
-    count = len(advancing)
-    if count == settings.final_size:
-        return _final(advancing, settings)
-
-    def after(tables: int) -> bool:
-        return tables < count and _reaches(settings, tables)
-
-    reaching = [t for t in _plain_tables(count, settings) if after(t)]
-    if reaching:
-        return _plain(MAIN, advancing, settings, reaching[0])
-    ways: list[_Way | None] = [*_table_ways(MAIN, advancing, settings, after, fallback=lambda t: t >= 2)]
-    ways += [_up_way(advancing, runners_up, settings), _final_way(advancing, settings)]
-    ways.append(_plain_way(MAIN, advancing, settings, min_tables=2))
-    return _decide(MAIN, advancing, settings, ways, choice)
-
-
-def _up_way(advancing: tuple[int, ...], runners_up: tuple[int, ...], settings: KnockoutSettings) -> _Way | None:
-    """The best runners-up (most games won, then the lower start number) move up: the fewest
-    that make a final of exactly ``final_size`` reachable (at most ``final_size - 1`` of them),
-    or, when the winners do not split at all, the fewest that let them split."""
-    count = len(advancing)
-    most = min(len(runners_up), max(1, settings.final_size - 1))
-
-    def reaching(total: int) -> list[int]:
-        return [t for t in _plain_tables(total, settings) if t < total and _reaches(settings, t)]
-
-    extra = next((k for k in range(1, most + 1) if count + k == settings.final_size or reaching(count + k)), 0)
-    reaches = bool(extra)
-    if not extra and not _plain_tables(count, settings):
-        extra = next(
-            (k for k in range(1, len(runners_up) + 1) if any(t >= 2 for t in _plain_tables(count + k, settings))), 0
-        )
-    if not extra:
-        return None
-    players = advancing + runners_up[:extra]
-    code = ONE_MORE_ADVANCES if extra == 1 else MORE_PLAYERS
-    if len(players) == settings.final_size:
-        option = SeatingOption(code, (len(players),), {"players": len(players), "extra": extra, "final": 1})
-        return _Way(option, _final(players, settings, added=runners_up[:extra]), True)
-    tables = reaching(len(players)) or _plain_tables(len(players), settings)
-    sizes = split_into(len(players), tables[0], settings.preferred, settings.preferred, settings.largest)
-    assert sizes is not None
-    params = {"players": len(players), "extra": extra, "tables": tables[0]}
-    params["finalists"] = settings.final_size if reaches else 0
-    option = SeatingOption(code, sizes, params)
-    plan = NextRound(stage=MAIN, players=players, largest=settings.largest, sizes=sizes, added=runners_up[:extra])
-    return _Way(option, plan, reaches)
 
 
 # --- the final -----------------------------------------------------------------------

@@ -146,22 +146,31 @@ def _plan(tournament: Tournament, choice: str) -> knockout.NextRound | knockout.
 
 
 def _choice_message(tournament: Tournament, plan: knockout.NextRound) -> str:
-    """Why the organiser is asked: the count does not split, or no split leads to the final's size."""
+    """Why the organiser is asked: the count does not split, or no split leads to the final's size;
+    and how the options are ordered."""
+    if plan.stage == knockout.MAIN:
+        main_rounds = Round.objects.filter(tournament=tournament, stage=enums.Stage.MAIN).count()
+        name = f"{enums.Stage.MAIN.label} {main_rounds + 1}"
+    else:
+        name = str(enums.Stage(STAGE_BY_FORMAT_STAGE[plan.stage]).label)
     params = {
+        "round": name,
         "players": len(plan.players),
         "min": tournament.table_size,
         "max": tournament.table_size_max,
         "final": tournament.final_size,
     }
     if plan.reason == knockout.NO_SPLIT:
-        return _("%(players)d players cannot be split into tables of %(min)d to %(max)d. Choose how to go on.") % params
-    return (
-        _(
-            "%(players)d players go on. The rules want exactly %(final)d players in the final, and no split "
-            "into tables of %(min)d to %(max)d leads there. Choose how to go on."
+        question = _("%(round)s: %(players)d players cannot be split into tables of %(min)d to %(max)d.") % params
+    else:
+        question = (
+            _(
+                "%(round)s: %(players)d players. With tables of %(min)d to %(max)d in every round and only table "
+                "winners going on, the final cannot have exactly %(final)d players."
+            )
+            % params
         )
-        % params
-    )
+    return question + " " + _("Choose how to go on: the first way departs least from the rules.")
 
 
 def _draw(
@@ -198,12 +207,14 @@ def _seat_round(tournament: Tournament, plan: knockout.NextRound, *, first_round
     seat_plan = _draw(
         tournament, plan, seat_input, seed, clubs=first_round and tournament.keep_clubs_apart and not is_final
     )
+    notes, public = _seating_notes(tournament, plan, players)
     new_round = rounds.open_round(
         tournament,
         stage=STAGE_BY_FORMAT_STAGE[plan.stage],
         seed=seed,
         algorithm=seat_plan.algorithm,
-        note=" ".join(_seating_notes(tournament, plan, players)),
+        note=" ".join(notes),
+        public_note=" ".join(public),
     )
     for table_players in seat_plan.tables:
         wins = knockout.wins_needed_at(
@@ -217,25 +228,48 @@ def _seat_round(tournament: Tournament, plan: knockout.NextRound, *, first_round
     return new_round
 
 
-def _seating_notes(tournament: Tournament, plan: knockout.NextRound, players: Mapping[int, Player]) -> list[str]:
-    """Why the round seats whom it seats: the organiser's choice (in the words offered), who moved
-    up or stayed out by it, and tables of the larger size chosen so that the final has its size."""
-    notes = []
+def _seating_notes(
+    tournament: Tournament, plan: knockout.NextRound, players: Mapping[int, Player]
+) -> tuple[list[str], list[str]]:
+    """Why the round seats whom it seats: for the staff, the organiser's choice (in the words
+    offered, with what it leads to), or the departure expected in a later round, and tables of
+    another split chosen so that the final has its size; for the public too, who moved up or
+    stayed out by the organiser's choice. Returns (staff notes, public notes)."""
+    notes, public = [], []
     if plan.option is not None:
         notes.append(_("The organiser chose: %(option)s") % {"option": rounds.option_label(plan.option)})
+    elif rounds.forecast_departs(plan.forecast[1:], **_sizes(tournament)):
+        later = rounds.forecast_words(plan.forecast[1:], **_sizes(tournament))
+        notes.append(_("Expected: %(rounds)s. A departure is asked when it comes.") % {"rounds": later})
     if plan.added:
-        notes.append(_("Moved up: %(names)s.") % {"names": ", ".join(players[p].name for p in plan.added)})
+        moved = ngettext(
+            "Moved up as the best runner-up (most games won, then the lower start number): %(names)s.",
+            "Moved up as the best runners-up (most games won, then the lower start number): %(names)s.",
+            len(plan.added),
+        ) % {"names": ", ".join(players[p].name for p in plan.added)}
+        notes.append(moved)
+        public.append(moved)
     if plan.dropped:
         names = ", ".join(
             Player.objects.filter(pk__in=plan.dropped).order_by("start_number").values_list("name", flat=True)
         )
-        notes.append(_("Out without playing this round: %(names)s.") % {"names": names})
+        out = _("Out without playing this round: %(names)s.") % {"names": names}
+        notes.append(out)
+        public.append(out)
     if plan.stage != knockout.FINAL and plan.option is None and plan.sizes != _usual_sizes(tournament, plan):
         notes.append(
             _("Tables of %(sizes)s so that exactly %(final)d players reach the final.")
             % {"sizes": " + ".join(str(size) for size in plan.sizes), "final": tournament.final_size}
         )
-    return notes
+    return notes, public
+
+
+def _sizes(tournament: Tournament) -> dict[str, int]:
+    return {
+        "preferred": tournament.table_size,
+        "largest": tournament.table_size_max,
+        "final_size": tournament.final_size,
+    }
 
 
 def _usual_sizes(tournament: Tournament, plan: knockout.NextRound) -> tuple[int, ...]:

@@ -278,14 +278,15 @@ def start_grand_final(*, tournament: Tournament, actor: User, seed: int | None =
         drawn = _plan(players, seed, len(players), len(players), {}, False)
         rnd = rounds.open_round(locked, stage=enums.Stage.GRAND_FINAL, seed=seed, algorithm=drawn.algorithm)
         if len(players) < life_bands.GRAND_FINAL_SIZE:
-            rnd.seating_note = ngettext(
+            # A public fact too: the audience sees a grand final of fewer than four.
+            rnd.seating_note = rnd.public_note = ngettext(
                 "Only %(count)d player reached the grand final (too few players, or too few life bands "
                 "for a consolation round).",
                 "Only %(count)d players reached the grand final (too few players, or too few life bands "
                 "for a consolation round).",
                 len(players),
             ) % {"count": len(players)}
-            rnd.save(update_fields=["seating_note"])
+            rnd.save(update_fields=["seating_note", "public_note"])
         _seat_table(locked, rnd, drawn.tables[0], locked.chips_grand_final, actor, is_final=True)
         for other in Round.objects.filter(tournament=locked).exclude(pk=rnd.pk):
             rounds.close_round(other, close_tables=False)

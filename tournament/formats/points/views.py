@@ -158,7 +158,7 @@ def preview(request: HtmxHttpRequest, tournament: Tournament, number: int) -> Ht
         next_round = services.plan_next_round(tournament, choice=choice, seed=seed)
     except NeedsChoice as needs:
         context["choice_message"] = needs.message
-        context["options"] = [(option.code, option_label(option)) for option in needs.options]
+        context["options"] = [(option.code, option_label(option), option.preselect) for option in needs.options]
     except ServiceError as error:
         context["error"] = error.message
     else:

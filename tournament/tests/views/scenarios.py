@@ -36,7 +36,7 @@ from games.models import Game, GameScore
 from games.rules.uno import HOUSE_RULES_SCORING
 from tournament import enums, simulation
 from tournament.formats import registry
-from tournament.formats.knockout import services as knockout_services
+from tournament.formats.knockout import dry_run as knockout_dry_run
 from tournament.formats.life_bands import reads as life_bands_reads
 from tournament.formats.life_bands import services as life_bands_services
 from tournament.formats.points import services as points_services
@@ -107,7 +107,8 @@ def cut_band(tournament: Tournament, table: Table, loser: int) -> None:
 def start_round(tournament: Tournament, seed: int) -> Round:
     """Seat the next (main) round with a fixed seed (the format's service: the record's step draws its own)."""
     if tournament.format == enums.Format.KNOCKOUT:
-        rnd = knockout_services.generate_next_round(tournament=tournament, actor=None, seed=seed).round
+        # The first option where the organiser is asked (9 players: round 1 as usual, a runner-up later).
+        rnd = knockout_dry_run.seat_next_round(tournament, actor=None, seed=seed).round
     elif tournament.format == enums.Format.LIFE_BANDS:
         rnd = life_bands_services.start_main_round(tournament=tournament, actor=None, seed=seed)
     else:

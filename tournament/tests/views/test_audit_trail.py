@@ -29,6 +29,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tournament import desk, enums
+from tournament.formats.knockout import dry_run as knockout_dry_run
 from tournament.formats.knockout import services as knockout
 from tournament.middleware import Origin, RequestOriginMiddleware, current_origin, describe_device
 from tournament.models import AuditEntry, CheckIn, Player, Table, Tournament
@@ -89,7 +90,7 @@ class Trail:
 @pytest.fixture
 def trail(staff_user) -> Trail:  # type: ignore[no-untyped-def]
     tournament = field(enums.Format.KNOCKOUT, 9, seed=4)
-    rnd = knockout.generate_next_round(tournament=tournament, actor=None, seed=4).round
+    rnd = knockout_dry_run.seat_next_round(tournament, actor=None, seed=4).round
     assert rnd is not None
     tables = list(rnd.tables.order_by("number"))
     anna = staff_user(tournament, enums.Role.REFEREE)
@@ -374,7 +375,7 @@ def busy_log(size: int, staff_user) -> tuple[Tournament, Client, str]:  # type: 
         for p in players
     )
     desk.draw_start_numbers(tournament=tournament, actor=None, seed=size)
-    rnd = knockout.generate_next_round(tournament=Tournament.objects.get(pk=tournament.pk), actor=None, seed=3).round
+    rnd = knockout_dry_run.seat_next_round(Tournament.objects.get(pk=tournament.pk), actor=None, seed=3).round
     assert rnd is not None
     referee = staff_user(tournament, enums.Role.REFEREE)
     client = tablet(referee, TABLET, "count-tablet-01")

@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tournament import desk, enums, simulation
-from tournament.formats.knockout import services as knockout_services
+from tournament.formats.knockout import dry_run as knockout_dry_run
 from tournament.formats.life_bands import services as life_bands_services
 from tournament.models import CheckIn, Player, Round, Seat
 from tournament.selectors import screen as screen_reads
@@ -37,7 +37,7 @@ def field_in_play(players: int, seed: int = 1):
         batch = PlayerFactory.create_batch(players, tournament=tournament, status=enums.PlayerStatus.CHECKED_IN)
         CheckIn.objects.bulk_create(CheckIn(player=p) for p in batch)
         desk.draw_start_numbers(tournament=tournament, actor=None, seed=seed)
-    knockout_services.generate_next_round(tournament=tournament, actor=None, seed=seed)
+    knockout_dry_run.seat_next_round(tournament, actor=None, seed=seed)
     table = Round.objects.get(tournament=tournament).tables.order_by("number").first()
     simulation.play_table(tournament, table, random.Random(seed), None)
     tournament.refresh_from_db()

@@ -294,8 +294,12 @@ def test_next_round_pressed_twice_at_once(interleaved):
     organiser = user("organiser")
 
     outcomes = run_two(
-        lambda: knockout_services.generate_next_round(tournament=tournament, actor=organiser, seed=1),
-        lambda: knockout_services.generate_next_round(tournament=tournament, actor=organiser, seed=2),
+        lambda: knockout_services.generate_next_round(
+            tournament=tournament, actor=organiser, seed=1, choice="plain_round"
+        ),
+        lambda: knockout_services.generate_next_round(
+            tournament=tournament, actor=organiser, seed=2, choice="plain_round"
+        ),
         interleaved=interleaved,
     )
 

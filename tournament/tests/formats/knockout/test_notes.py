@@ -1,5 +1,6 @@
-"""A deviation from the plain rule is asked in words, recorded on the round, and shown on the
-organiser's page, the projector's bracket and in api.json."""
+"""A deviation from the plain rule is asked in words, recorded on the round and shown on the
+organiser's page; the public pages (the projector's bracket, api.json) read only the public note:
+who moved up or stayed out, never the organiser's choice or the planner's forecast (issue 26)."""
 
 from __future__ import annotations
 
@@ -23,9 +24,13 @@ def play_round(tournament, rnd: Round, seed: int) -> None:
 
 
 def seven_players_after_round_one():
-    """Seven players: tables of 4 and 3, five losers for the lucky-loser round."""
+    """Seven players: tables of 4 and 3 (asked: the lucky-loser round will need a table of 5), five
+    losers for the lucky-loser round."""
     tournament = simulation.create_field(fmt=enums.Format.KNOCKOUT, players=7, seed=3)
-    first = knockout_services.generate_next_round(tournament=tournament, actor=None, seed=1).round
+    with pytest.raises(NeedsChoice) as caught:
+        knockout_services.generate_next_round(tournament=tournament, actor=None, seed=1)
+    assert caught.value.options[0].code == "plain_round"
+    first = knockout_services.generate_next_round(tournament=tournament, actor=None, seed=1, choice="plain_round").round
     assert sorted(t.seats.count() for t in first.tables.all()) == [3, 4]
     play_round(tournament, first, 1)
     return tournament, first
@@ -36,39 +41,44 @@ def test_the_lucky_loser_round_asks_and_records_the_choice(client, staff_user) -
     with pytest.raises(NeedsChoice) as caught:
         knockout_services.generate_next_round(tournament=tournament, actor=None, seed=2)
     codes = [o.code for o in caught.value.options]
-    assert codes == ["larger_table", "smaller_table", "one_fewer"]  # dropping a loser comes last
+    # One table of 5 reaches a final of 3; 3 + 2 a final of 4; dropping a loser comes last.
+    assert codes == ["one_larger_table", "one_smaller_table", "one_fewer"]
 
     client.force_login(staff_user(tournament, enums.Role.ORGANISER))
     page = client.post(reverse("tournament:next_round", args=[tournament.pk]))
     assert page.status_code == 409
     body = page.content.decode()
-    assert 'value="larger_table"' in body and "Allow a table of 5" in body
+    words = "Lucky-loser round at one table of 5, outside 3 to 4. Then: a final of 3 players."
+    assert 'value="one_larger_table"' in body and words in body
+    assert 'value="one_larger_table" required checked' in body, "the first option is ticked"
+    assert 'value="one_fewer" required >' in body, "leaving players out is never ticked"
 
     lucky = knockout_services.generate_next_round(
-        tournament=tournament, actor=None, seed=2, choice="larger_table"
+        tournament=tournament, actor=None, seed=2, choice="one_larger_table"
     ).round
     losers = set(Seat.objects.filter(table__round=first).exclude(place=1).values_list("player_id", flat=True))
     seated = set(Seat.objects.filter(table__round=lucky).values_list("player_id", flat=True))
     assert len(losers) == 5 and seated == losers, "every round-1 loser plays"
     assert [t.seats.count() for t in lucky.tables.all()] == [5]
-    assert "Allow a table of 5" in lucky.seating_note
+    assert words in lucky.seating_note and lucky.public_note == ""
     started = AuditEntry.objects.get(tournament=tournament, action="round_started", detail__round=lucky.number)
-    assert started.detail["choice"] == "larger_table" and started.detail["dropped"] == []
+    assert started.detail["choice"] == "one_larger_table" and started.detail["dropped"] == []
 
+    # The organiser's words stay on the staff pages; the public pages have no planner's note.
     document = client.get(reverse("tournament:api", args=[tournament.public_key])).json()
-    assert [r["note"] for r in document["rounds"]] == ["", lucky.seating_note]
+    assert [r["note"] for r in document["rounds"]] == ["", ""]
     snap = public.snapshot(tournament)
-    assert snap.rounds[1].note == lucky.seating_note
+    assert snap.rounds[1].note == ""
     screen = client.get(reverse("tournament:projector_screen", args=[tournament.public_key])).content.decode()
-    assert "Allow a table of 5" in screen
+    assert "outside 3 to 4" not in screen and "organiser" not in screen.lower()
     rounds_page = client.get(reverse("tournament:rounds", args=[tournament.pk])).content.decode()
-    assert "Allow a table of 5" in rounds_page
+    assert words in rounds_page
 
 
 def test_a_plain_round_records_no_note() -> None:
-    tournament = simulation.create_field(fmt=enums.Format.KNOCKOUT, players=9, seed=3)
+    tournament = simulation.create_field(fmt=enums.Format.KNOCKOUT, players=17, seed=3)
     first = knockout_services.generate_next_round(tournament=tournament, actor=None, seed=1).round
-    assert first.seating_note == ""
+    assert first.seating_note == "" and first.public_note == ""
 
 
 def test_tables_of_four_chosen_for_the_final_are_noted() -> None:

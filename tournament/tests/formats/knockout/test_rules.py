@@ -48,6 +48,8 @@ pytestmark = pytest.mark.core
 DEFAULT = KnockoutSettings()
 MORE_CODES = {knockout.ONE_MORE_ADVANCES, knockout.MORE_PLAYERS}
 FEWER_CODES = {knockout.ONE_FEWER, knockout.FEWER_PLAYERS}
+SMALLER_CODES = {knockout.ONE_SMALLER_TABLE, knockout.SMALLER_TABLE}
+LARGER_CODES = {knockout.ONE_LARGER_TABLE, knockout.LARGER_TABLE}
 
 # Picks one of the organiser's options (hypothesis draws it, or a fixed rule).
 Chooser = Callable[[tuple[str, ...]], str]
@@ -191,7 +193,7 @@ def choose_option(game: Tournament, plan: NextRound, choose: Chooser) -> NextRou
         assert chosen.stage == FINAL and chosen.players == plan.players
     else:
         assert chosen.stage == plan.stage and chosen.players == plan.players
-        assert (chosen.largest > rules.largest) if code == knockout.LARGER_TABLE else chosen.largest == rules.largest
+        assert (chosen.largest > rules.largest) if code in LARGER_CODES else chosen.largest == rules.largest
     return chosen
 
 
@@ -207,12 +209,12 @@ def check_plan(game: Tournament, plan: NextRound) -> None:
     players = set(plan.players)
     assert len(players) == len(plan.players), "a player seated twice in one round"
     assert players <= set(start)
-    if plan.choice == knockout.LARGER_TABLE:  # one more, or (when nothing else seats everyone) more
+    if plan.choice in LARGER_CODES:  # one more, or (when nothing else seats everyone) more
         assert plan.largest > rules.largest and max(plan.sizes) > rules.largest
     else:
         assert plan.largest == rules.largest
     if plan.stage != FINAL:
-        low = 2 if plan.choice == knockout.SMALLER_TABLE else rules.preferred
+        low = 2 if plan.choice in SMALLER_CODES else rules.preferred
         assert all(low <= size <= plan.largest for size in plan.sizes)
     assert not (set(plan.added) & set(plan.dropped))
     if not rounds:
@@ -360,7 +362,7 @@ def test_any_settings_play_to_one_champion(rules: KnockoutSettings, n: int, seed
     [
         (2, 1, 1),
         (3, 1, 1),
-        (4, 1, 3),  # asked: a final of four at once, or round 1 at one table and the lucky-loser round
+        (4, 3, 3),  # asked: round 1 at one table, the lucky-loser round and a runner-up up; or two tables of 2
         (5, 3, 1),  # the last option: all five play the final
         (6, 3, 3),
         (7, 3, 3),
@@ -392,11 +394,15 @@ def test_five_players_need_the_organisers_choice() -> None:
     assert isinstance(plan, NextRound) and plan.needs_choice
     # Tables of 3 and 2 lead to three finalists (2 winners and the lucky-loser table's
     # winner); one table of five or a final of five are the other ways.
-    assert [o.code for o in plan.options] == [knockout.SMALLER_TABLE, knockout.LARGER_TABLE, knockout.FINAL_OF_ALL]
-    chosen = plan_next_round(entrants, [], DEFAULT, knockout.LARGER_TABLE)
+    assert [o.code for o in plan.options] == [
+        knockout.ONE_SMALLER_TABLE,
+        knockout.ONE_LARGER_TABLE,
+        knockout.FINAL_OF_ALL,
+    ]
+    chosen = plan_next_round(entrants, [], DEFAULT, knockout.ONE_LARGER_TABLE)
     assert isinstance(chosen, NextRound)
     assert (chosen.stage, chosen.players, chosen.largest, chosen.sizes) == (MAIN, (1, 2, 3, 4, 5), 5, (5,))
-    smaller = plan_next_round(entrants, [], DEFAULT, knockout.SMALLER_TABLE)
+    smaller = plan_next_round(entrants, [], DEFAULT, knockout.ONE_SMALLER_TABLE)
     assert isinstance(smaller, NextRound) and smaller.sizes == (3, 2) and smaller.largest == 4
 
 

@@ -101,19 +101,26 @@ def test_lucky_loser_round_follows_round_one():
     first = Round.objects.get(tournament=tournament, number=1)
     for table in first.tables.all():
         simulation.play_table(tournament, table, __import__("random").Random(1), None)
-    second = knockout_services.generate_next_round(tournament=tournament, actor=None, seed=2).round
+    # 4 winners and 8 losers: the usual tables lead to a runner-up moving up later; a table of 2 now
+    # and two in main round 2 would not: the organiser is asked, the usual tables first and ticked.
+    with pytest.raises(NeedsChoice) as asked:
+        knockout_services.generate_next_round(tournament=tournament, actor=None, seed=2)
+    assert [(o.code, o.preselect) for o in asked.value.options] == [
+        ("plain_round", True),
+        ("one_smaller_table", False),
+    ]
+    second = knockout_services.generate_next_round(
+        tournament=tournament, actor=None, seed=2, choice="plain_round"
+    ).round
     assert second.stage == enums.Stage.LUCKY_LOSER
     losers = set(Seat.objects.filter(table__round=first).exclude(place=1).values_list("player_id", flat=True))
     assert set(Seat.objects.filter(table__round=second).values_list("player_id", flat=True)) == losers
     for table in second.tables.all():
         simulation.play_table(tournament, table, __import__("random").Random(2), None)
-    # 4 + 2 winners: no split of 6 leads to a final of three by the rules (two tables of 2 would):
-    # the organiser is asked.
-    with pytest.raises(NeedsChoice) as caught:
-        knockout_services.generate_next_round(tournament=tournament, actor=None, seed=3)
-    assert [o.code for o in caught.value.options] == ["smaller_table", "plain_round"]
-    third = knockout_services.generate_next_round(tournament=tournament, actor=None, seed=3, choice="plain_round").round
-    assert "The organiser chose" in third.seating_note
+    # 4 + 2 winners: no split of 6 into tables of 3 to 4 leads to a final of three; the usual tables are
+    # the only way (three tables of 2 are not looked at): seated, the runner-up expected in the note.
+    third = knockout_services.generate_next_round(tournament=tournament, actor=None, seed=3).round
+    assert "Expected: the best runner-up" in third.seating_note and third.public_note == ""
     winners = set(Seat.objects.filter(table__round__in=[first, second], place=1).values_list("player_id", flat=True))
     assert third.stage == enums.Stage.MAIN
     assert set(Seat.objects.filter(table__round=third).values_list("player_id", flat=True)) == winners
@@ -124,10 +131,10 @@ def test_count_that_does_not_split_asks_the_organiser():
     with pytest.raises(NeedsChoice) as caught:
         knockout_services.generate_next_round(tournament=tournament, actor=None)
     # Tables of 3 and 2 reach a final of three; a table of five and a final of five are the others.
-    assert [o.code for o in caught.value.options] == ["smaller_table", "larger_table", "final_of_all"]
-    assert "5 players cannot be split" in caught.value.message
+    assert [o.code for o in caught.value.options] == ["one_smaller_table", "one_larger_table", "final_of_all"]
+    assert "Main round 1: 5 players cannot be split into tables of 3 to 4." in caught.value.message
     assert not Round.objects.filter(tournament=tournament).exists()
-    started = knockout_services.generate_next_round(tournament=tournament, actor=None, choice="larger_table")
+    started = knockout_services.generate_next_round(tournament=tournament, actor=None, choice="one_larger_table")
     assert [t.seats.count() for t in started.round.tables.all()] == [5]
 
 
