@@ -165,10 +165,20 @@ def add_registration_window(
     return window
 
 
-def update_tournament(*, tournament: Tournament, actor: User, **values: Any) -> Tournament:
-    """Change settings. Table sizes and capacity are checked; a capacity raise
-    moves the waiting list up. A change of ``listed`` takes effect at once (the old
-    public addresses by number read it on every request); its audit entry says which way."""
+@dataclass(frozen=True)
+class SettingsSaved:
+    """The saved tournament and what the change carried to what was already seated, in words."""
+
+    tournament: Tournament
+    carried: list[str]
+
+
+def save_settings(*, tournament: Tournament, actor: User, **values: Any) -> SettingsSaved:
+    """Change settings. Table sizes and capacity are checked; a capacity raise moves the waiting
+    list up. A change of ``listed`` takes effect at once (the old public addresses by number read
+    it on every request); its audit entry says which way. The format carries a change to what is
+    already seated, or refuses it with nothing saved (``Format.settings_saved``: the knockout's
+    seated final takes a new target until its first game)."""
     if date_problem(values.get("date")):
         raise ServiceError(date_problem(values.get("date")))
     with transaction.atomic():
@@ -180,6 +190,7 @@ def update_tournament(*, tournament: Tournament, actor: User, **values: Any) -> 
         if locked.play_started and values.get("format", locked.format) != tournament.format:
             raise ServiceError(_("The format cannot change once play has started."))
         locked.save()
+        carried = registry.of(locked).settings_saved(locked, actor, frozenset(values))
         promote_from_waiting_list(locked, actor)
         bump(locked)
         detail: dict[str, Any] = {"fields": sorted(values)}
@@ -187,7 +198,12 @@ def update_tournament(*, tournament: Tournament, actor: User, **values: Any) -> 
             detail["listed"] = bool(locked.listed)
         audit(locked, actor, "tournament_updated", **detail)
     locked.refresh_from_db()
-    return locked
+    return SettingsSaved(tournament=locked, carried=carried)
+
+
+def update_tournament(*, tournament: Tournament, actor: User, **values: Any) -> Tournament:
+    """``save_settings`` for callers that need only the saved tournament."""
+    return save_settings(tournament=tournament, actor=actor, **values).tournament
 
 
 def renew_public_key(*, tournament: Tournament, actor: User, confirmed: bool = False) -> Tournament:

@@ -196,6 +196,15 @@ class Format:
     # Several rounds play at once (life bands: main and consolation): lists show every running round.
     parallel_rounds: bool = False
     urlpatterns: tuple[URLPattern, ...] = ()
+    # The settings page: a sentence for a setting whose change meets something already seated
+    # (knockout: a seated final takes a new target until its first game).
+    settings_notes: Callable[[Tournament], dict[str, str]] = field(default=lambda tournament: {})
+    # After the settings are saved (same transaction, the tournament locked): carry the ``changed``
+    # settings to what is already seated, or refuse with ``ServiceError``. Returns sentences saying
+    # what was carried (the settings page shows them).
+    settings_saved: Callable[[Tournament, Any, frozenset[str]], list[str]] = field(
+        default=lambda tournament, actor, changed: []
+    )
 
     def rule_label(self, code: str) -> Label:
         return self.rule_labels.get(code, "")
@@ -214,10 +223,10 @@ def build(
 
     - ``rules``: ``SPEC``;
     - ``services``: ``next_step``, ``record_result``, ``undo_result``, ``close_table``, ``CORRECTIONS``
-      and, where the format has one, ``call_time``;
+      and, where the format has them, ``call_time`` and ``settings_saved``;
     - ``reads``: ``ranking``, ``RANKING_TITLE``, ``RANKING_COLUMNS``, ``LIVE_STANDINGS``, ``RULE_LABELS``,
       ``rounds_context``, ``table_context``, ``public_extras``, ``default_checklist``,
-      ``counts_card_points``;
+      ``counts_card_points`` and, where the format has it, ``settings_notes``;
     - ``dry_run``: ``simulate``;
     - templates: ``templates/formats/<slug>/`` rounds, table, seat_score, public_score, find_status,
       find_result, rules.
@@ -227,6 +236,8 @@ def build(
     """
     modules = {name: importlib.import_module(f"tournament.formats.{slug}.{name}") for name in PACKAGE_MODULES}
     rules, services, reads, dry_run = (modules[name] for name in PACKAGE_MODULES)
+    # What a format has only where it needs it (the record's defaults otherwise).
+    optional = ((reads, "settings_notes"), (services, "settings_saved"))
     folder = f"formats/{slug}"
     return Format(
         slug=slug,
@@ -255,6 +266,7 @@ def build(
         simulate=dry_run.simulate,
         parallel_rounds=parallel_rounds,
         urlpatterns=urlpatterns,
+        **{name: getattr(module, name) for module, name in optional if hasattr(module, name)},
     )
 
 

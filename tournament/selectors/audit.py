@@ -328,6 +328,7 @@ SENTENCES = {
     "tournament_finished": gettext_lazy("Tournament finished."),
     "tournament_created": gettext_lazy("Tournament “%(name)s” created."),
     "tournament_updated": gettext_lazy("Settings changed: %(fields)s."),
+    "final_target_changed": gettext_lazy("The seated final's target changed: %(now)s instead of %(was)s."),
     "public_key_renewed": gettext_lazy("New public link issued; the old link no longer opens the public pages."),
     "scoring_table_changed": gettext_lazy("Scoring table changed."),
     "checklist_item_added": gettext_lazy("Checklist item “%(label)s” added."),

@@ -26,9 +26,15 @@ from tournament.selectors import desk as desk_reads
 
 
 def _settings_context(tournament: Tournament, **forms: object) -> dict[str, object]:
+    form = forms.get("form") or TournamentSettingsForm(instance=tournament)
+    # What a change of a setting would meet in play (the knockout's seated final), beside its help text.
+    for name, note in registry.of(tournament).settings_notes(tournament).items():
+        if name in form.fields:  # type: ignore[attr-defined]
+            field = form.fields[name]  # type: ignore[attr-defined]
+            field.help_text = f"{field.help_text} {note}".strip()
     return {
         "tournament": tournament,
-        "form": forms.get("form") or TournamentSettingsForm(instance=tournament),
+        "form": form,
         "item_form": forms.get("item_form") or ChecklistItemForm(),
         "window_form": forms.get("window_form") or WindowForm(),
         "items": list(tournament.checklist_items.all()),
@@ -48,11 +54,11 @@ def tournament_settings(request: HtmxHttpRequest, tournament: Tournament) -> Htt
         if form.is_valid():
             values = {name: form.cleaned_data[name] for name in form.changed_data}
             try:
-                desk.update_tournament(tournament=tournament, actor=request.user, **values)
+                saved = desk.save_settings(tournament=tournament, actor=request.user, **values)
             except ServiceError as error:
                 form.add_error(None, error.message)
             else:
-                messages.success(request, _("Settings saved."))
+                messages.success(request, " ".join([_("Settings saved."), *saved.carried]))
                 return redirect("tournament:settings", tournament.pk)
         return render(request, "tournament/settings.html", _settings_context(tournament, form=form), status=422)
     return render(request, "tournament/settings.html", _settings_context(tournament))

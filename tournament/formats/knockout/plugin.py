@@ -1,8 +1,22 @@
-"""The knockout format's record (see ``tournament.formats.record.build``)."""
+"""The knockout format's record (see ``tournament.formats.record.build``): the final's target is
+set at the final's table too (its own URL)."""
 
 from __future__ import annotations
 
+from django.urls import path
+
 from tournament import enums
+from tournament.formats.knockout import views
 from tournament.formats.record import build
 
-FORMAT = build("knockout", label=enums.Format.KNOCKOUT.label, games=(enums.Game.UNO,), entry="winner")
+FINAL_TARGET = path(
+    "t/<int:tournament_id>/referee/tables/<int:table_id>/final-target/", views.final_target, name="final_target"
+)
+
+FORMAT = build(
+    "knockout",
+    label=enums.Format.KNOCKOUT.label,
+    games=(enums.Game.UNO,),
+    entry="winner",
+    urlpatterns=(FINAL_TARGET,),
+)

@@ -6,9 +6,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from django.db.models import Count, Q
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
+from games.models import GameStatus
 from tournament import enums
 from tournament.formats.knockout import rules as knockout
 from tournament.formats.record import START_NUMBER_RULE, Label, PublicExtras, RankedPlayer, Standing, ranked_players
@@ -127,9 +129,56 @@ def rounds_context(tournament: Tournament, rounds: list[Round]) -> dict[str, Any
     return {}
 
 
+def target_words(points_target: int | None, wins_needed: int | None) -> str:
+    """A final's target as the table shows it: "first to 500 points", "first to win 3 games"."""
+    # The msgids of the table's rules line (formats/knockout/rules.html): one wording everywhere.
+    if points_target is not None:
+        return _("first to %(target)s points") % {"target": points_target}
+    wins = wins_needed or 1
+    return ngettext("first to win %(wins)s game", "first to win %(wins)s games", wins) % {"wins": wins}
+
+
+def final_table(tournament: Tournament) -> Table | None:
+    """The seated final's own table (not a duel), or None before the final is seated."""
+    return (
+        Table.objects.filter(round__tournament=tournament, round__stage=enums.Stage.FINAL, is_duel=False)
+        .select_related("round")
+        .first()
+    )
+
+
+def final_games(table: Table) -> int:
+    """The games recorded at the final's table (valid ones: an undone game is not recorded)."""
+    return table.games.filter(status=GameStatus.VALID).count()
+
+
+FINAL_TARGET_SETTINGS = ("final_target_kind", "final_points_target", "final_wins_target")
+
+
+def settings_notes(tournament: Tournament) -> dict[str, str]:
+    """Beside the final's settings: whether a change still reaches the seated final (the rules:
+    the target is agreed with the finalists on the day, before the final's first game)."""
+    table = (
+        Table.objects.filter(round__tournament=tournament, round__stage=enums.Stage.FINAL, is_duel=False)
+        .annotate(recorded=Count("games", filter=Q(games__status=GameStatus.VALID)))
+        .first()
+    )  # one query: the settings page's count is pinned
+    if table is None:
+        return {}
+    now = target_words(table.points_target, table.wins_needed)
+    if table.recorded:
+        note = _(
+            "The final has started (%(target)s): its target no longer changes; its games can still be corrected."
+        ) % {"target": now}
+    else:
+        note = _("The final is seated (%(target)s): a change applies to it until its first game.") % {"target": now}
+    return dict.fromkeys(FINAL_TARGET_SETTINGS, note)
+
+
 def table_context(tournament: Tournament, view: Any) -> dict[str, Any]:
     """The final's calculator (a final to points only) and its open duels; other tables, a final
-    to wins and the duels count games won."""
+    to wins and the duels count games won. At the final's own table before its first game, the
+    target agreed with the finalists can still be set (``final_target_open``, for the organiser)."""
     table = view.table
     open_duels: list[Table] = []
     tied: set[int] = set()
@@ -140,12 +189,16 @@ def table_context(tournament: Tournament, view: Any) -> dict[str, Any]:
             .order_by("number")
         )
         tied = {seat.player_id for duel in open_duels for seat in duel.seats.all()}
+    is_final = not table.is_duel and table.round.stage == enums.Stage.FINAL
     return {
         "calculator": table.points_target is not None,
         "penalties": False,
         "open_duels": open_duels,
         "tied_players": tied,
         "can_call_time": False,
+        "final_target_open": is_final
+        and table.status == enums.TableStatus.PLAYING
+        and not any(game.status == GameStatus.VALID for game in view.games),
     }
 
 

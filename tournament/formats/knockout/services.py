@@ -68,6 +68,90 @@ def final_table_fields(tournament: Tournament) -> dict[str, int | None]:
     return {"wins_needed": None, "points_target": tournament.final_points_target}
 
 
+# --- the final's target, agreed with the finalists -------------------------------------------------
+
+
+def _carry_final_target(tournament: Tournament, actor: User) -> list[str]:
+    """The seated final takes the tournament's final target (``final_table_fields``) while no game
+    of it is recorded: the rules agree the target "am Veranstaltungstag mit der Turnierleitung und
+    den Finalisten", i.e. once the finalists are known, before they play. Refused once a game is
+    recorded (its games stay correctable). Returns what was carried, in words. The caller holds the
+    tournament lock, audits the settings and bumps the version."""
+    found = reads.final_table(tournament)
+    if found is None:
+        return []
+    table = Table.objects.select_for_update().get(pk=found.pk)
+    wanted = final_table_fields(tournament)
+    was = reads.target_words(table.points_target, table.wins_needed)
+    now = reads.target_words(wanted["points_target"], wanted["wins_needed"])
+    if (table.points_target, table.wins_needed) == (wanted["points_target"], wanted["wins_needed"]):
+        return []
+    games = reads.final_games(table)
+    if games:
+        raise ServiceError(
+            ngettext(
+                "The final has started (%(games)d game recorded): it stays %(was)s. The target is agreed with "
+                "the finalists before the final's first game; its games can still be corrected.",
+                "The final has started (%(games)d games recorded): it stays %(was)s. The target is agreed with "
+                "the finalists before the final's first game; its games can still be corrected.",
+                games,
+            )
+            % {"games": games, "was": was}
+        )
+    table.points_target = wanted["points_target"]
+    table.wins_needed = wanted["wins_needed"]
+    table.version += 1  # a tablet showing the old target is told to reload before it records
+    table.save(update_fields=["points_target", "wins_needed", "version"])
+    audit(tournament, actor, "final_target_changed", table=table.pk, was=was, now=now)
+    return [_("The seated final now plays %(now)s (was %(was)s).") % {"now": now, "was": was}]
+
+
+def settings_saved(tournament: Tournament, actor: User, changed: frozenset[str]) -> list[str]:
+    """A change of the final's target on the settings page reaches the seated final
+    (``_carry_final_target``), or is refused with nothing saved."""
+    if not changed & set(reads.FINAL_TARGET_SETTINGS):
+        return []
+    return _carry_final_target(tournament, actor)
+
+
+# The largest targets the final takes (the settings' own bounds: ``Tournament.final_wins_target``).
+FINAL_POINTS_MOST, FINAL_WINS_MOST = 100_000, 50
+
+
+def set_final_target(*, tournament: Tournament, actor: User, kind: str, target: int | None) -> str:
+    """The final's target as agreed with the finalists, set at the final's table: played to
+    ``kind`` (points or wins), first to ``target``. Sets the tournament's settings and the seated
+    final (before its first game, ``_carry_final_target``); returns the sentence to show."""
+    if kind == knockout.FINAL_TO_POINTS:
+        most, name = FINAL_POINTS_MOST, "final_points_target"
+    elif kind == knockout.FINAL_TO_WINS:
+        most, name = FINAL_WINS_MOST, "final_wins_target"
+    else:
+        raise ServiceError(_("Choose whether the final is played to points or to wins."))
+    if target is None or not 1 <= target <= most:
+        raise ServiceError(_("Type a whole number from 1 to %(most)d as the final's target.") % {"most": most})
+    values = {"final_target_kind": kind, name: target}
+    with transaction.atomic():
+        locked = lock_tournament(tournament.pk)
+        refuse_other_format(locked, SLUG, OTHER_FORMAT)
+        if reads.final_table(locked) is None:
+            raise ServiceError(_("The final is not seated yet: set its target in the settings."))
+        changed = sorted(field for field, value in values.items() if getattr(locked, field) != value)
+        for field in changed:
+            setattr(locked, field, values[field])
+        locked.save(update_fields=changed)
+        carried = _carry_final_target(locked, actor)
+        if changed:
+            bump(locked)
+            audit(locked, actor, "tournament_updated", fields=changed)
+    if carried:
+        return carried[0]
+    wanted = final_table_fields(locked)
+    return _("The final plays %(target)s.") % {
+        "target": reads.target_words(wanted["points_target"], wanted["wins_needed"])
+    }
+
+
 def _format_error(error: FormatError) -> ServiceError:
     if error.code == "too_few_players":
         return ServiceError(

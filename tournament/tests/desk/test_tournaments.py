@@ -91,6 +91,10 @@ def case_update_tournament(t: Tournament, a: Any) -> tuple[Call, str]:
     return partial(tournaments.update_tournament, tournament=t, actor=a, venue="Stadthalle"), "tournament_updated"
 
 
+def case_save_settings(t: Tournament, a: Any) -> tuple[Call, str]:
+    return partial(tournaments.save_settings, tournament=t, actor=a, venue="Festsaal"), "tournament_updated"
+
+
 def case_set_scoring_table(t: Tournament, a: Any) -> tuple[Call, str]:
     assert not tournaments.scoring_locked(t)  # no card points recorded yet: the table may change
     call = partial(tournaments.set_scoring_table, tournament=t, actor=a, values=dict(uno.HOUSE_RULES_SCORING))

@@ -531,7 +531,7 @@ PINNED: dict[str, dict[str, int]] = {
         "round1/audit_log": 10,
         "round1/desk": 9,
         "round1/check_in": 11,
-        "round1/settings": 8,
+        "round1/settings": 9,  # + the seated final and its games (the target note, issue 26)
         "round1/staff": 6,
         "round1/table_cards": 8,
         "round1/referee_table_decided": 10,
@@ -554,7 +554,7 @@ PINNED: dict[str, dict[str, int]] = {
         "finished/audit_log": 10,
         "finished/desk": 9,
         "finished/check_in": 11,
-        "finished/settings": 8,
+        "finished/settings": 9,  # + the seated final and its games (the target note, issue 26)
         "finished/staff": 6,
         "finished/table_cards": 8,
         "finished/referee_table_closed": 11,
