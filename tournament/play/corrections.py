@@ -36,7 +36,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.models import Game, GameStatus
-from tournament import enums
+from tournament import enums, naming
 from tournament.errors import NeedsConfirmation, ServiceError
 from tournament.models import Round, Seat, Table, Tournament
 from tournament.play.core import lock_table, refuse_stale
@@ -407,9 +407,9 @@ def _swap(tournament: Tournament, swap: Swap, actor: User, outcome: _Outcome, *,
 
     table = swap.table
     names = dict(Player.objects.filter(pk__in=[swap.leaves, swap.takes]).values_list("pk", "name"))
-    where = _("table %(table)d of round %(round)d") % {"table": table.number, "round": table.round.number}
+    where = naming.of_table(table)
     played = list(table.games.filter(status=GameStatus.VALID).order_by("number"))
-    line = _("%(takes)s replaces %(leaves)s at %(where)s") % {
+    line = _("%(where)s: %(takes)s replaces %(leaves)s") % {
         "takes": names.get(swap.takes, "?"),
         "leaves": names.get(swap.leaves, "?"),
         "where": where,
@@ -463,10 +463,15 @@ def _state(tournament: Tournament) -> dict[str, Any]:
         (seat.table_id, seat.player_id): seat
         for seat in Seat.objects.filter(table__round__tournament=tournament).select_related("player", "table__round")
     }
-    tables = {
-        table.pk: (table.status, table.number, table.round.number)
-        for table in Table.objects.filter(round__tournament=tournament).select_related("round")
-    }
+    round_names: dict[int, str] = {}  # translated once per round
+    tables = {}
+    for table in Table.objects.filter(round__tournament=tournament).select_related("round"):
+        if table.round_id not in round_names:
+            round_names[table.round_id] = str(table.round)
+        name = naming.table_name(
+            round_names[table.round_id], table.number, is_duel=table.is_duel, duel_for_place=table.duel_for_place
+        )
+        tables[table.pk] = (table.status, name)
     ranking = {row.player.pk: (row.place, row.player.name) for row in registry.of(tournament).ranking(tournament)}
     return {"seats": seats, "tables": tables, "ranking": ranking, "status": tournament.status}
 
@@ -478,9 +483,8 @@ def _seat_value(seat: Seat, name: str) -> Any:
 def _differences(before: Mapping[str, Any], after: Mapping[str, Any], *, skip_tables: set[int]) -> list[str]:
     """The changes in words: tables decided or open again, each seat's tallies, the ranking."""
     lines: list[str] = []
-    for pk, (status, number, rnd) in after["tables"].items():
+    for pk, (status, where) in after["tables"].items():
         was = before["tables"].get(pk)
-        where = _("Table %(table)d of round %(round)d") % {"table": number, "round": rnd}
         if was is None:
             lines.append(_("%(where)s is new.") % {"where": where})
         elif was[0] != status:
@@ -488,9 +492,9 @@ def _differences(before: Mapping[str, Any], after: Mapping[str, Any], *, skip_ta
                 _("%(where)s: %(was)s → %(now)s.")
                 % {"where": where, "was": enums.TableStatus(was[0]).label, "now": enums.TableStatus(status).label}
             )
-    for pk, (_status, number, rnd) in before["tables"].items():
+    for pk, (_status, where) in before["tables"].items():
         if pk not in after["tables"]:
-            lines.append(_("Table %(table)d of round %(round)d is dropped.") % {"table": number, "round": rnd})
+            lines.append(_("%(where)s is dropped.") % {"where": where})
     for key, seat in after["seats"].items():
         old = before["seats"].get(key)
         if old is None:
@@ -502,13 +506,8 @@ def _differences(before: Mapping[str, Any], after: Mapping[str, Any], *, skip_ta
         ]
         if changes:
             lines.append(
-                _("%(name)s at table %(table)d of round %(round)d: %(changes)s.")
-                % {
-                    "name": seat.player.name,
-                    "table": seat.table.number,
-                    "round": seat.table.round.number,
-                    "changes": ", ".join(changes),
-                }
+                _("%(where)s, %(name)s: %(changes)s.")
+                % {"where": after["tables"][key[0]][1], "name": seat.player.name, "changes": ", ".join(changes)}
             )
     moved = [
         (place, name, before["ranking"].get(pid, (None, name))[0])
