@@ -190,3 +190,18 @@ def test_the_projector_bracket_says_table(client, ended: Championship) -> None: 
     labels = re.findall(r'<span class="pj-blabel">([^<]+)</span>', bracket)
     assert labels.count("Table") >= len(Round.objects.filter(tournament=ended.tournament)) and "Duel" in labels
     assert not re.search(r"<b>\d+</b>", bracket)
+
+
+def test_the_phone_page_names_the_duel_by_its_place(client, ended: Championship) -> None:  # type: ignore[no-untyped-def]
+    """A finalist who played the duel for place 2: their card says their final place once, and the
+    duel's line says which place it was for (its own "place 1" would read as the final's)."""
+    duel = Table.objects.get(round__tournament=ended.tournament, is_duel=True)
+    seat = duel.seats.get(place=1)
+    page = client.get(
+        reverse("tournament:find", args=[ended.tournament.public_key]) + f"?q={seat.player.start_number}"
+    ).content.decode()
+    text = " ".join(re.sub(r"<[^>]+>", " ", html.unescape(page[page.index('id="find-results"') :])).split())
+    assert "Final place: 2" in text
+    assert "Final · Table 1: 0 points · place 2" in text
+    won = "1 game won" if seat.games_won == 1 else f"{seat.games_won} games won"
+    assert f"Final · Duel for place 2: {won}" in text and f"Duel for place 2: {won} · place" not in text
