@@ -176,16 +176,16 @@ class Typed:
     reason, the chosen winner, loser or first dealer and the card points by player (as typed)."""
 
     action: str = ""
-    game: int | None = None
+    game_id: int | None = None
     reason: str = ""
     winner: int | None = None
     loser: int | None = None
     player: int | None = None
     points: dict[int, str] = field(default_factory=dict)
 
-    def reason_for(self, action: str, game: int | None = None) -> str:
-        """The reason typed into the form of ``action`` (for ``game``), "" for any other form."""
-        return self.reason if self.action == action and self.game == game else ""
+    def reason_for(self, action: str, game_id: int | None = None) -> str:
+        """The reason typed into the form of ``action`` (for the game ``game_id``), "" for any other form."""
+        return self.reason if self.action == action and self.game_id == game_id else ""
 
 
 def _typed(request: HtmxHttpRequest, action: str) -> Typed:
@@ -195,10 +195,9 @@ def _typed(request: HtmxHttpRequest, action: str) -> Typed:
         pid = _int(key.removeprefix("points_")) if key.startswith("points_") else None
         if pid is not None:
             points[pid] = value[:12]
-    game = _int(post.get("game")) if action in ("correct", "void") else None
     return Typed(
         action=action,
-        game=game,
+        game_id=_int(post.get("game")) if action in ("correct", "void") else None,
         reason=post.get("reason", "")[: corrections.REASON_MAX + 100],
         winner=_int(post.get("winner")),
         loser=_int(post.get("loser")),
@@ -218,7 +217,7 @@ def _games(view: play_reads.TableView, typed: Typed) -> list[dict[str, object]]:
             if score.player_id != game.winner_id:
                 # The knockout final keeps the cards in ``hand["cards"]`` (the winner scores them).
                 held[score.player_id] = score.hand.get("cards", score.points) if score.hand else score.points
-        refused = typed.action == "correct" and typed.game == game.pk
+        refused = typed.action == "correct" and typed.game_id == game.pk
         seats = []
         for seat in view.seats:
             if refused:
