@@ -21,7 +21,7 @@ from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 
 from games.rules.uno import STANDARD_SCORING
-from tournament import enums, folding
+from tournament import enums, folding, naming
 
 
 def default_scoring_table() -> dict[str, int]:
@@ -442,9 +442,8 @@ class Round(models.Model):
         constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="round_number_unique")]
 
     def __str__(self) -> str:
-        if self.stage in (enums.Stage.FINAL, enums.Stage.GRAND_FINAL, enums.Stage.LUCKY_LOSER, enums.Stage.CONSOLATION):
-            return str(self.get_stage_display())
-        return f"{self.get_stage_display()} {self.stage_number}"
+        """The round's one name ("Main round 2", "Final"): ``tournament.naming``."""
+        return naming.round_name(self.stage, self.stage_number)
 
 
 class Table(models.Model):
@@ -483,7 +482,8 @@ class Table(models.Model):
         constraints = [models.UniqueConstraint(fields=["round", "number"], name="table_number_unique_in_round")]
 
     def __str__(self) -> str:
-        return f"{self.round} – {_('table')} {self.number}"
+        """The table's one name ("Main round 2 · Table 3", "Final · Duel for place 2")."""
+        return naming.of_table(self)
 
 
 class Seat(models.Model):

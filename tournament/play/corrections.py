@@ -32,11 +32,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.models import Game, GameStatus
-from tournament import enums
+from tournament import enums, naming
 from tournament.errors import NeedsConfirmation, ServiceError
 from tournament.models import Round, Seat, Table, Tournament
 from tournament.play.core import lock_table, refuse_stale
@@ -192,7 +194,7 @@ def change_first_dealer(
         seats = list(table.seats.order_by("position"))
         seat = next((s for s in seats if s.player_id == player_id), None)
         if seat is None:
-            raise ServiceError(_("This player does not sit at table %(number)d.") % {"number": table.number})
+            raise ServiceError(_("This player does not sit at %(table)s.") % {"table": naming.of_table(table)})
         before = table.first_dealer_position
         table.first_dealer_position = seat.position
         games = list(table.games.filter(status=GameStatus.VALID).order_by("number"))
@@ -226,14 +228,15 @@ def reopen_table(*, tournament: Tournament, actor: User, table_id: int, version:
         table = lock_table(locked, table_id)
         refuse_stale(table, version)
         if table.status != enums.TableStatus.CLOSED:
-            raise ServiceError(_("Table %(number)d is not closed.") % {"number": table.number})
+            raise ServiceError(_("%(table)s is not closed.") % {"table": naming.of_table(table)})
         if not reopenable(table):
             raise ServiceError(
                 _(
-                    "Later tables were seated from table %(number)d: it can no longer be reopened. "
-                    "Correct or void its games instead; the change is then carried on."
+                    "%(table)s can no longer be reopened: its players already sit at later tables (%(later)s). "
+                    "To change its result, correct a game instead: a new winner is carried on to the later "
+                    "tables where that is still possible."
                 )
-                % {"number": table.number}
+                % {"table": naming.of_table(table), "later": later_tables_named(table)}
             )
         table.status = enums.TableStatus.DECIDED
         table.closed_at = table.confirmed_at = table.confirmed_by = None
@@ -268,7 +271,7 @@ def _corrected(
         refuse_stale(table, version)
         game = Game.objects.select_for_update().filter(pk=game_id, table=table).first()
         if game is None:
-            raise ServiceError(_("This game does not exist at table %(number)d.") % {"number": table.number})
+            raise ServiceError(_("This game does not exist at %(table)s.") % {"table": naming.of_table(table)})
         if game.status != GameStatus.VALID:
             raise ServiceError(
                 _("Game %(number)d was already corrected or voided; reload the page.") % {"number": game.number}
@@ -280,7 +283,7 @@ def _corrected(
         fmt.corrections.refresh(locked, table, actor)
         table.refresh_from_db()
         outcome = _Outcome(lines=[game_line])
-        _keep_or_reopen(locked, table, was_closed=was_closed)
+        _keep_or_reopen(locked, table, was_closed=was_closed, entry=fmt.entry)
         for swap in fmt.corrections.downstream(locked, table):
             _swap(locked, swap, actor, outcome, void_downstream=void_downstream)
             fmt.corrections.after_swap(locked, swap, actor)
@@ -360,6 +363,60 @@ def _later_rounds(table: Table) -> Any:
     return Round.objects.filter(tournament_id=table.round.tournament_id, number__gt=table.round.number)
 
 
+def keep_going_on() -> str:
+    """What is left to do when a correction would have to seat a later table again."""
+    return _(
+        "Correct nothing; only a correction that leaves the same players going on (another game, card points) "
+        "can still be made."
+    )
+
+
+def later_tables(table: Table) -> list[Table]:
+    """The tables seated after ``table`` where its players sit: in later rounds, and (rounds played
+    at once, a final's duels) tables created after it. In order of round and number."""
+    players = table.seats.values_list("player_id", flat=True)
+    return list(
+        Table.objects.filter(round__tournament_id=table.round.tournament_id, seats__player_id__in=players)
+        .filter(Q(round__number__gt=table.round.number) | Q(pk__gt=table.pk))
+        .exclude(pk=table.pk)
+        .select_related("round")
+        .distinct()
+        .order_by("round__number", "number")
+    )
+
+
+def later_tables_named(table: Table) -> str:
+    """The later tables built on ``table`` by their one names ("Final · Table 1"); where none holds
+    its players, the later rounds ("Final")."""
+    tables = later_tables(table)
+    if tables:
+        return tables_named(tables)
+    return naming.names_list([str(rnd) for rnd in _later_rounds(table).order_by("number")])
+
+
+def tables_named(tables: list[Table]) -> str:
+    """Tables by their one names, their rounds read with them: "Final · Table 1, Final · Duel"."""
+    return naming.names_list([naming.of_table(table) for table in tables])
+
+
+def tally(table: Table, entry: str) -> str:
+    """Where each player of ``table`` stands, in words: games won (or points, in a final to points;
+    chips left where a game is recorded by its loser): "Anna with 2 games won, Ben with 2 games won"."""
+    parts = []
+    for seat in table.seats.select_related("player").order_by("position"):
+        if entry == "loser":
+            part = ngettext("%(name)s with %(count)d chip left", "%(name)s with %(count)d chips left", seat.chips)
+            count = seat.chips
+        elif table.points_target is not None:
+            part = ngettext("%(name)s with %(count)d point", "%(name)s with %(count)d points", seat.points)
+            count = seat.points
+        else:
+            part = ngettext("%(name)s with %(count)d game won", "%(name)s with %(count)d games won", seat.games_won)
+            count = seat.games_won
+        parts.append(part % {"name": seat.player.name, "count": count})
+    return ", ".join(parts)
+
+
 def _players_seated_later(table: Table) -> bool:
     """Someone from this table already sits at a table created after it (parallel rounds)."""
     players = table.seats.values_list("player_id", flat=True)
@@ -368,10 +425,12 @@ def _players_seated_later(table: Table) -> bool:
     ).exists()
 
 
-def _keep_or_reopen(tournament: Tournament, table: Table, *, was_closed: bool) -> None:
+def _keep_or_reopen(tournament: Tournament, table: Table, *, was_closed: bool, entry: str = "winner") -> None:
     """After the refresh: a closed table that is still decided stays closed; one that is no longer
     decided plays again (its round and a finished tournament run again), unless later tables
-    were seated from it."""
+    were seated from it: a table cannot play on once its players sit elsewhere, so the refusal
+    names the table, where it stands and the later tables, and says what can still be done
+    (``entry``: the format's, for the tally's words)."""
     if table.status == enums.TableStatus.DECIDED and was_closed:
         table.status = enums.TableStatus.CLOSED
         table.closed_at = timezone.now()
@@ -381,10 +440,12 @@ def _keep_or_reopen(tournament: Tournament, table: Table, *, was_closed: bool) -
         if _later_rounds(table).exists() or _players_seated_later(table):
             raise ServiceError(
                 _(
-                    "Table %(number)d would no longer be decided, but later tables were seated from it. "
-                    "Correct the game instead of voiding it, or correct the later rounds first."
+                    "After this correction %(table)s would no longer be decided (%(tally)s): it would need "
+                    "more games, but its players already sit at later tables (%(later)s), so it cannot play "
+                    "on. Correct nothing; or, if a different game was entered wrongly, correct that one so "
+                    "that the table stays decided."
                 )
-                % {"number": table.number}
+                % {"table": naming.of_table(table), "tally": tally(table, entry), "later": later_tables_named(table)}
             )
         table.closed_at = None
         table.save(update_fields=["closed_at"])
@@ -407,9 +468,9 @@ def _swap(tournament: Tournament, swap: Swap, actor: User, outcome: _Outcome, *,
 
     table = swap.table
     names = dict(Player.objects.filter(pk__in=[swap.leaves, swap.takes]).values_list("pk", "name"))
-    where = _("table %(table)d of round %(round)d") % {"table": table.number, "round": table.round.number}
+    where = naming.of_table(table)
     played = list(table.games.filter(status=GameStatus.VALID).order_by("number"))
-    line = _("%(takes)s replaces %(leaves)s at %(where)s") % {
+    line = _("%(where)s: %(takes)s replaces %(leaves)s") % {
         "takes": names.get(swap.takes, "?"),
         "leaves": names.get(swap.leaves, "?"),
         "where": where,
@@ -424,10 +485,18 @@ def _swap(tournament: Tournament, swap: Swap, actor: User, outcome: _Outcome, *,
         if table.status == enums.TableStatus.CLOSED and (_later_rounds(table).exists() or _players_seated_later(table)):
             raise ServiceError(
                 _(
-                    "The change reaches %(where)s, which is closed and seated further tables. "
-                    "Correct the later rounds first, newest first."
+                    "After this correction %(takes)s would take the seat of %(leaves)s at %(where)s. That table "
+                    "is already played and closed, and its players already sit at later tables (%(later)s): "
+                    "its games can no longer be voided and played again."
                 )
-                % {"where": where}
+                % {
+                    "takes": names.get(swap.takes, "?"),
+                    "leaves": names.get(swap.leaves, "?"),
+                    "where": where,
+                    "later": later_tables_named(table),
+                }
+                + " "
+                + keep_going_on()
             )
         for game in played:
             _retire(game, GameStatus.VOIDED, actor, _("voided by a correction at an earlier table"))
@@ -463,10 +532,15 @@ def _state(tournament: Tournament) -> dict[str, Any]:
         (seat.table_id, seat.player_id): seat
         for seat in Seat.objects.filter(table__round__tournament=tournament).select_related("player", "table__round")
     }
-    tables = {
-        table.pk: (table.status, table.number, table.round.number)
-        for table in Table.objects.filter(round__tournament=tournament).select_related("round")
-    }
+    round_names: dict[int, str] = {}  # translated once per round
+    tables = {}
+    for table in Table.objects.filter(round__tournament=tournament).select_related("round"):
+        if table.round_id not in round_names:
+            round_names[table.round_id] = str(table.round)
+        name = naming.table_name(
+            round_names[table.round_id], table.number, is_duel=table.is_duel, duel_for_place=table.duel_for_place
+        )
+        tables[table.pk] = (table.status, name)
     ranking = {row.player.pk: (row.place, row.player.name) for row in registry.of(tournament).ranking(tournament)}
     return {"seats": seats, "tables": tables, "ranking": ranking, "status": tournament.status}
 
@@ -478,9 +552,8 @@ def _seat_value(seat: Seat, name: str) -> Any:
 def _differences(before: Mapping[str, Any], after: Mapping[str, Any], *, skip_tables: set[int]) -> list[str]:
     """The changes in words: tables decided or open again, each seat's tallies, the ranking."""
     lines: list[str] = []
-    for pk, (status, number, rnd) in after["tables"].items():
+    for pk, (status, where) in after["tables"].items():
         was = before["tables"].get(pk)
-        where = _("Table %(table)d of round %(round)d") % {"table": number, "round": rnd}
         if was is None:
             lines.append(_("%(where)s is new.") % {"where": where})
         elif was[0] != status:
@@ -488,9 +561,9 @@ def _differences(before: Mapping[str, Any], after: Mapping[str, Any], *, skip_ta
                 _("%(where)s: %(was)s → %(now)s.")
                 % {"where": where, "was": enums.TableStatus(was[0]).label, "now": enums.TableStatus(status).label}
             )
-    for pk, (_status, number, rnd) in before["tables"].items():
+    for pk, (_status, where) in before["tables"].items():
         if pk not in after["tables"]:
-            lines.append(_("Table %(table)d of round %(round)d is dropped.") % {"table": number, "round": rnd})
+            lines.append(_("%(where)s is dropped.") % {"where": where})
     for key, seat in after["seats"].items():
         old = before["seats"].get(key)
         if old is None:
@@ -502,13 +575,8 @@ def _differences(before: Mapping[str, Any], after: Mapping[str, Any], *, skip_ta
         ]
         if changes:
             lines.append(
-                _("%(name)s at table %(table)d of round %(round)d: %(changes)s.")
-                % {
-                    "name": seat.player.name,
-                    "table": seat.table.number,
-                    "round": seat.table.round.number,
-                    "changes": ", ".join(changes),
-                }
+                _("%(where)s, %(name)s: %(changes)s.")
+                % {"where": after["tables"][key[0]][1], "name": seat.player.name, "changes": ", ".join(changes)}
             )
     moved = [
         (place, name, before["ranking"].get(pid, (None, name))[0])

@@ -24,8 +24,8 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tournament import enums
-from tournament.models import AuditEntry, Player, Round, Seat, Table, Tournament
+from tournament import enums, naming
+from tournament.models import AuditEntry, Player, Seat, Table, Tournament
 from tournament.writes import PLAYER_KEYS, REFUSED, TABLE_KEYS, named_id
 
 AUDIT_PAGE_SIZE = 100
@@ -41,12 +41,17 @@ KINDS = ("all", "writes", "refused")
 
 @dataclass(frozen=True)
 class TableChoice:
-    """A table of the tournament as the filters and rows name it."""
+    """A table of the tournament as the filters and rows name it: ``round_number`` orders the
+    rounds (the tournament-wide number, for the CSV), ``round_label`` and ``name`` are the
+    round's and the table's one names ("Main round 2", "Main round 2 · Table 3":
+    ``tournament.naming``), in the reader's language."""
 
     pk: int
     number: int
     round_number: int
     round_label: str
+    name: str = ""
+    label: str = ""  # the table within its round: "Table 3", "Duel for place 2"
 
 
 @dataclass(frozen=True)
@@ -69,6 +74,9 @@ class Choices:
     tables: dict[int, TableChoice]
     players: dict[int, Player]
     people: dict[int, Person]
+    # The rounds that have tables, by their tournament-wide number: their one names (the log's
+    # entries name a round by that number).
+    rounds: dict[int, str] = field(default_factory=dict)
 
     def tables_by_round(self) -> list[tuple[str, list[TableChoice]]]:
         """The tables grouped by round, in order (the table select's groups)."""
@@ -85,17 +93,25 @@ class Choices:
 def choices(tournament: Tournament) -> Choices:
     """The tournament's tables, players and people (three queries, whatever the field's size)."""
     tables = {}
+    rounds: dict[int, str] = {}
     for row in (
         Table.objects.filter(round__tournament=tournament)
-        .values("pk", "number", "round__number", "round__stage", "round__stage_number")
+        .values("pk", "number", "is_duel", "duel_for_place", "round__number", "round__stage", "round__stage_number")
         .order_by("round__number", "number")
     ):
-        stage_label = str(Round(stage=row["round__stage"], stage_number=row["round__stage_number"]))
+        if row["round__number"] not in rounds:  # translated once per round
+            rounds[row["round__number"]] = naming.round_name(row["round__stage"], row["round__stage_number"])
+        round_label = rounds[row["round__number"]]
+        label = naming.table_label(row["number"], is_duel=row["is_duel"], duel_for_place=row["duel_for_place"])
         tables[row["pk"]] = TableChoice(
             pk=row["pk"],
             number=row["number"],
             round_number=row["round__number"],
-            round_label=_("Round %(number)s · %(stage)s") % {"number": row["round__number"], "stage": stage_label},
+            round_label=round_label,
+            name=naming.table_name(
+                round_label, row["number"], is_duel=row["is_duel"], duel_for_place=row["duel_for_place"]
+            ),
+            label=label,
         )
     players = {p.pk: p for p in Player.objects.filter(tournament=tournament).only("pk", "name", "start_number")}
     # The staff (with their roles here) and whoever wrote in the log, in one query: a row per role.
@@ -118,7 +134,7 @@ def choices(tournament: Tournament) -> Choices:
         if role:
             roles[pk].append(str(role_names.get(role, role)))
     people = {pk: Person(pk=pk, username=names[pk], roles=tuple(roles[pk])) for pk in names}
-    return Choices(tables=tables, players=players, people=people)
+    return Choices(tables=tables, players=players, people=people, rounds=rounds)
 
 
 # --------------------------------------------------------------------------
@@ -303,25 +319,24 @@ ATTEMPTS_UNNAMED = {
     "change_first_dealer": gettext_lazy("Change the first dealer"),
 }
 
-# Each action's sentence. Placeholders: table, round (the table it concerns), player (the player it
-# names, with start number), game, and the action's own details (see ``_values``).
+# Each action's sentence. Placeholders: where (the table it concerns by its one name, "Main round 2 ·
+# Table 3"), round (a round's one name), player (the player it names, with start number), game, and
+# the action's own details (see ``_values``).
 SENTENCES = {
-    "game_recorded": gettext_lazy("%(player)s won game %(game)s at table %(table)s of round %(round)s."),
-    "chip_lost": gettext_lazy("%(player)s handed in a chip in game %(game)s at table %(table)s of round %(round)s."),
-    "game_undone": gettext_lazy("Game %(game)s at table %(table)s of round %(round)s undone."),
-    "chip_loss_undone": gettext_lazy("Game %(game)s at table %(table)s of round %(round)s undone."),
-    "first_dealer_set": gettext_lazy("%(player)s deals first at table %(table)s of round %(round)s."),
-    "table_closed": gettext_lazy("Table %(table)s of round %(round)s closed."),
-    "table_reopened": gettext_lazy("Table %(table)s of round %(round)s reopened."),
-    "game_corrected": gettext_lazy(
-        "Game %(game)s at table %(table)s of round %(round)s corrected: %(now)s instead of %(was)s."
-    ),
-    "game_voided": gettext_lazy("Game %(game)s at table %(table)s of round %(round)s voided (it was %(was)s)."),
-    "first_dealer_changed": gettext_lazy("First dealer at table %(table)s of round %(round)s changed to %(player)s."),
-    "time_called": gettext_lazy("Time called at table %(table)s of round %(round)s."),
-    "round_started": gettext_lazy("Round %(number)s seated (%(stage)s)."),
-    "points_round_started": gettext_lazy("Round %(number)s seated; repeated pairs: %(pairs)s."),
-    "main_round_started": gettext_lazy("Main round %(number)s seated."),
+    "game_recorded": gettext_lazy("%(where)s: %(player)s won game %(game)s."),
+    "chip_lost": gettext_lazy("%(where)s: %(player)s handed in a chip in game %(game)s."),
+    "game_undone": gettext_lazy("%(where)s: game %(game)s undone."),
+    "chip_loss_undone": gettext_lazy("%(where)s: game %(game)s undone."),
+    "first_dealer_set": gettext_lazy("%(where)s: %(player)s deals first."),
+    "table_closed": gettext_lazy("%(where)s: table closed."),
+    "table_reopened": gettext_lazy("%(where)s: table reopened."),
+    "game_corrected": gettext_lazy("%(where)s: game %(game)s corrected, %(now)s instead of %(was)s."),
+    "game_voided": gettext_lazy("%(where)s: game %(game)s voided (it was %(was)s)."),
+    "first_dealer_changed": gettext_lazy("%(where)s: first dealer changed to %(player)s."),
+    "time_called": gettext_lazy("%(where)s: time called."),
+    "round_started": gettext_lazy("%(round)s seated."),
+    "points_round_started": gettext_lazy("%(round)s seated; repeated pairs: %(pairs)s."),
+    "main_round_started": gettext_lazy("%(round)s seated."),
     "consolation_qualified_directly": gettext_lazy("Qualified for the consolation round directly: %(players)s."),
     "consolation_tables_formed": gettext_lazy("Consolation tables seated: %(tables)s."),
     "grand_final_started": gettext_lazy("Grand final seated: %(players)s."),
@@ -381,7 +396,7 @@ def describe(
 def _describe(
     action: str, detail: Mapping[str, Any], table: TableChoice | None, player: Player | None, offered: Choices
 ) -> str:
-    values = _values(detail, table, player, offered)
+    values = _values(action, detail, table, player, offered)
     if action == REFUSED:
         attempt = str(detail.get("attempt", ""))
         if player is None and detail.get("name") is None and attempt in ATTEMPTS_UNNAMED:
@@ -390,14 +405,14 @@ def _describe(
             tried = str(ATTEMPTS[attempt]) % {"name": values["player"]}
         else:
             tried = attempt.replace("_", " ").capitalize() or _("An entry")
-        parts = [_("%(attempt)s at table %(table)s of round %(round)s.") % {**values, "attempt": tried}]
+        parts = [_("%(where)s: %(attempt)s.") % {**values, "attempt": tried}]
         if detail.get("card_points") or detail.get("hands"):
             parts.append(str(CARD_POINTS))
         return " ".join(parts)
     sentence = SENTENCES.get(action)
     if sentence is None:
         text = str(UNKNOWN) % {"action": action.replace("_", " ").capitalize()}
-        named = [f"{_('table')} {values['table']}" if table else "", values["player"] if player else ""]
+        named = [values["where"] if table else "", values["player"] if player else ""]
         return " ".join([text, *(part for part in named if part)])
     parts = [str(sentence) % values]
     for extra in _extras(action, detail, values):
@@ -427,7 +442,7 @@ def _extras(action: str, detail: Mapping[str, Any], values: Mapping[str, Any]) -
 
 
 def _values(
-    detail: Mapping[str, Any], table: TableChoice | None, player: Player | None, offered: Choices
+    action: str, detail: Mapping[str, Any], table: TableChoice | None, player: Player | None, offered: Choices
 ) -> dict[str, Any]:
     def names(key: str) -> str:
         ids = detail.get(key)
@@ -436,14 +451,12 @@ def _values(
         return ", ".join(player_name(offered.players.get(pid), f"#{pid}") for pid in ids[:60])
 
     role_names: Mapping[str, Any] = dict(enums.Role.choices)
-    stage_names: Mapping[str, Any] = dict(enums.Stage.choices)
     return {
-        "table": table.number if table else detail.get("table_number", "?"),
-        "round": table.round_number if table else detail.get("round", "?"),
+        "where": table.name if table else _where(detail, offered),
+        "round": _round(action, detail, offered),
         "player": player_name(player, detail.get("name")),
         "game": detail.get("game", "?"),
         "number": detail.get("round", "?"),
-        "stage": str(stage_names.get(detail.get("stage", ""), detail.get("stage", ""))),
         "pairs": detail.get("repeated_pairs", 0),
         "players": names("players"),
         "added": names("added"),
@@ -463,6 +476,32 @@ def _values(
         "was": detail.get("was", ""),
         "now": detail.get("now") or _("no result"),
     }
+
+
+def _where(detail: Mapping[str, Any], offered: Choices) -> str:
+    """The table an entry names when it is no longer the tournament's (a duel dropped): by the
+    number and round its detail kept."""
+    number = detail.get("table_number")
+    round_label = offered.rounds.get(detail.get("round"))  # type: ignore[call-overload]
+    if number is None or round_label is None:
+        return _("Table %(number)s") % {"number": number if number is not None else "?"}
+    return naming.table_name(round_label, int(number))
+
+
+def _round(action: str, detail: Mapping[str, Any], offered: Choices) -> str:
+    """The round a round's entry names, by its one name: ``main_round_started`` (life bands) keeps
+    the number among the main rounds, the others the tournament-wide number."""
+    number = detail.get("round")
+    if not isinstance(number, int):
+        return _("Round %(number)s") % {"number": number if number is not None else "?"}
+    if action == "main_round_started":
+        return naming.round_name(enums.Stage.MAIN, number)
+    known = offered.rounds.get(number)
+    if known is not None:
+        return known
+    if action == "points_round_started":  # the points format plays main rounds only
+        return naming.round_name(enums.Stage.MAIN, number)
+    return _("Round %(number)s") % {"number": number}
 
 
 def _field_name(name: object) -> str:

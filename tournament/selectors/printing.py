@@ -25,6 +25,7 @@ from tournament.formats import registry
 from tournament.formats.record import Format, Standing
 from tournament.models import Player, Round, Seat, Table, Tournament
 from tournament.selectors import play as play_reads
+from tournament.selectors import public
 from tournament.selectors import ranking as ranking_reads
 
 T = TypeVar("T")
@@ -178,14 +179,20 @@ def seating(tournament: Tournament, round_number: int) -> Seating | None:
         .values_list("pk", "number", "is_duel", "is_final")
     }
     seats: list[tuple[SeatingTable, list[SeatLine]]] = list(tables.values())
-    for table_id, position, name, start_number, club in (
+    who: dict[int, list[tuple[int, bool, SeatLine]]] = {table_id: [] for table_id in tables}
+    for table_id, position, name, start_number, club, player_id, out_order in (
         Seat.objects.filter(table__round=rnd)
         .order_by("position")
-        .values_list("table_id", "position", "player__name", "player__start_number", "player__club")
+        .values_list(
+            "table_id", "position", "player__name", "player__start_number", "player__club", "player_id", "out_order"
+        )
     ):
         table, lines = tables[table_id]
-        lines.append(SeatLine(player=SeatedPlayer(name, start_number, club), table=table, seat=position + 1))
-    everyone = [line for _table, lines in seats for line in lines]
+        line = SeatLine(player=SeatedPlayer(name, start_number, club), table=table, seat=position + 1)
+        lines.append(line)
+        who[table_id].append((player_id, out_order is not None, line))
+    # By name, each player once (a finalist who plays a duel: the duel), as "Where do I sit?" on the projector.
+    everyone = public.one_line_each(seat for table_id in tables for seat in who[table_id])
     # Dictionary order of German and Italian: "Änne" before "Zoë" (tournament.folding).
     by_name = sorted(everyone, key=lambda line: (folding.plain(line.player.name), line.player.start_number or 0))
     return Seating(round=rnd, tables=seats, by_name=by_name)

@@ -7,7 +7,7 @@ Registered players who never checked in, the waiting list, no-shows and players
 who withdrew before playing appear nowhere. Per list:
 
 - rounds, tables and seats (projector, bracket, JSON): whoever was seated there;
-- alphabetical seating: the seats of the live tables;
+- alphabetical seating: the seats of the live tables, each player once (``one_line_each``);
 - ranking and standings: the format's ranking, limited to players who take part
   (``taking_part``; the formats already rank only those);
 - waiting pool (life bands): players who went out at a table, so they played;
@@ -22,7 +22,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
@@ -30,7 +30,7 @@ from typing import Any, TypeVar
 from django.core.cache import cache
 from django.db.models import DateTimeField, Exists, OuterRef, Q, Value
 
-from tournament import enums, folding, versions
+from tournament import enums, folding, naming, versions
 from tournament.formats import registry
 from tournament.formats.record import Format, PublicExtras, Standing
 from tournament.models import Player, Round, Seat, Table, Tournament
@@ -76,6 +76,12 @@ class PublicTable:
     # Decided, but its result waits for a second person's confirmation (``Tournament.confirm_results``).
     provisional: bool = False
     round_id: int = 0
+    duel_for_place: int | None = None
+
+    @property
+    def label(self) -> str:
+        """The table within its round, translated: "Table 3", "Duel for place 2" (``tournament.naming``)."""
+        return naming.table_label(self.number, is_duel=self.is_duel, duel_for_place=self.duel_for_place)
 
 
 @dataclass(frozen=True)
@@ -129,8 +135,27 @@ class Snapshot:
         return self.tournament.status == enums.TournamentStatus.FINISHED
 
     def seating_alphabetical(self) -> list[tuple[PublicSeat, PublicTable]]:
-        pairs = [(seat, table) for table in self.live_tables for seat in table.seats]
+        """ "Where do I sit?": each player once (``one_line_each``), in dictionary order."""
+        pairs = one_line_each(
+            (seat.player_id, seat.out, (seat, table)) for table in self.live_tables for seat in table.seats
+        )
         return sorted(pairs, key=lambda pair: seating_key(pair[0].name))
+
+
+_Line = TypeVar("_Line")
+
+
+def one_line_each(seats: Iterable[tuple[int, bool, _Line]]) -> list[_Line]:
+    """One line per player of ``seats`` ((player id, out at that table, line), in the order seated):
+    the last table the player still plays at, else (out everywhere) the last one. A finalist who
+    plays a duel sits at the final's table and at the duel: "Where do I sit?" names the duel, once;
+    a life-bands player cut at a table that plays on is named at the consolation table only."""
+    chosen: dict[int, tuple[bool, _Line]] = {}
+    for player_id, out, line in seats:
+        kept = chosen.get(player_id)
+        if kept is None or not out or kept[0]:
+            chosen[player_id] = (out, line)
+    return [line for _out, line in chosen.values()]
 
 
 BRACKET_ROUNDS = 4  # the latest rounds side by side (formats without rounds played at once)
@@ -269,6 +294,7 @@ class _TableRow:
     points_target: int | None
     is_final: bool
     started_at: datetime | None
+    duel_for_place: int | None
 
 
 _TABLE_COLUMNS: tuple[Any, ...] = tuple(f"table__{column.name}" for column in dataclasses.fields(_TableRow))
@@ -332,6 +358,7 @@ def _public_table(
         round_label=str(rnd) if round_label is None else round_label,
         round_id=rnd.pk,
         is_final=table.is_final,
+        duel_for_place=table.duel_for_place,
         started_at=table.started_at,
         sharp_at=(table.started_at + sharp) if sharp and table.started_at and rnd.stage in sharp_stages else None,
     )
@@ -456,6 +483,7 @@ def as_json(snap: Snapshot) -> dict[str, Any]:
                 "tables": [
                     {
                         "number": table.number,
+                        "name": table.label,  # "Table 3", "Duel for place 2": the round's "label" says the round
                         "status": table.status,
                         "provisional": table.provisional,
                         "is_duel": table.is_duel,

@@ -241,10 +241,14 @@ class _Windowed:
         ]
         # "Where do I sit?": one narrow row per live seat, in dictionary order (equal names in
         # seating order, as the whole read has them: every rotation cuts the same list).
+        # Each player once (``public.one_line_each``): a finalist at the final's table and a duel, once.
         lines = sorted(
-            Seat.objects.filter(table__in=live_tables)
-            .order_by("table__round__number", "table__number", "position")
-            .values_list("player__name", "table__is_duel", "table__number"),
+            public.one_line_each(
+                (player_id, out_order is not None, (name, is_duel, number))
+                for name, is_duel, number, player_id, out_order in Seat.objects.filter(table__in=live_tables)
+                .order_by("table__round__number", "table__number", "position")
+                .values_list("player__name", "table__is_duel", "table__number", "player_id", "out_order")
+            ),
             key=lambda line: public.seating_key(line[0]),
         )
         shown = public.bracket_rounds(self.rounds, self.fmt.parallel_rounds)

@@ -9,11 +9,15 @@ service ran it and rolled it back) with a "Confirm" form carrying the same field
 and the consequences' fingerprint; where games downstream would be voided, the
 confirmation says which and needs its own button. A saved correction redirects
 back to the page with a message (reload-safe); a refusal shows the reason with
-status 409 and nothing saved.
+status 409 and nothing saved, and the refused form open again with what was typed in it
+(the reason, the chosen winner or loser, the card points, the first dealer): nothing typed
+is lost, whatever refused it (a missing reason, a stale version, a change that cannot be
+carried on).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.contrib import messages
@@ -24,7 +28,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from games.models import Game, GameStatus
-from tournament import enums
+from tournament import enums, naming
 from tournament.errors import ServiceError
 from tournament.formats import registry
 from tournament.http import HtmxHttpRequest
@@ -99,7 +103,7 @@ def _run(request: HtmxHttpRequest, tournament: Tournament, table_id: int, action
     }
     if action == "reopen":
         table = corrections.reopen_table(**common)
-        return _("Table %(number)d is open again: the referee can undo and record.") % {"number": table.number}
+        return _("%(table)s is open again: the referee can undo and record.") % {"table": naming.of_table(table)}
     if action == "dealer":
         player = _int(post.get("player"))
         if player is None:
@@ -147,12 +151,14 @@ def _page(
     fmt = registry.of(tournament)
     carried = [(name, request.POST.get(name, "")) for name in CARRIED if request.POST.get(name, "") != ""]
     carried += [(key, value) for key, value in request.POST.items() if key.startswith(("points_", "hand_"))]
+    typed = _typed(request, action) if error else Typed()
     context = {
         "tournament": tournament,
         "fmt": fmt,
         "view": view,
         "table": view.table,
-        "games": _games(view),
+        "games": _games(view, typed),
+        "typed": typed,
         "counts_card_points": fmt.counts_card_points(view.table),
         "reopenable": corrections.reopenable(view.table),
         "error": error,
@@ -164,16 +170,70 @@ def _page(
     return render(request, "tournament/corrections.html", context, status=status)
 
 
-def _games(view: play_reads.TableView) -> list[dict[str, object]]:
+@dataclass(frozen=True)
+class Typed:
+    """What a refused form carried, to show it again as it was typed: the action, the game, the
+    reason, the chosen winner, loser or first dealer and the card points by player (as typed)."""
+
+    action: str = ""
+    game_id: int | None = None
+    reason: str = ""
+    winner: int | None = None
+    loser: int | None = None
+    player: int | None = None
+    points: dict[int, str] = field(default_factory=dict)
+
+    def reason_for(self, action: str, game_id: int | None = None) -> str:
+        """The reason typed into the form of ``action`` (for the game ``game_id``), "" for any other form."""
+        return self.reason if self.action == action and self.game_id == game_id else ""
+
+
+def _typed(request: HtmxHttpRequest, action: str) -> Typed:
+    post = request.POST
+    points = {}
+    for key, value in post.items():
+        pid = _int(key.removeprefix("points_")) if key.startswith("points_") else None
+        if pid is not None:
+            points[pid] = value[:12]
+    return Typed(
+        action=action,
+        game_id=_int(post.get("game")) if action in ("correct", "void") else None,
+        reason=post.get("reason", "")[: corrections.REASON_MAX + 100],
+        winner=_int(post.get("winner")),
+        loser=_int(post.get("loser")),
+        player=_int(post.get("player")),
+        points=points,
+    )
+
+
+def _games(view: play_reads.TableView, typed: Typed) -> list[dict[str, object]]:
     """Every game of the table with its scores by player, newest number last, the valid one of
-    each number after the ones it replaced."""
+    each number after the ones it replaced. The game whose correction was refused shows what was
+    typed (``typed``): the chosen player and the card points, not the game's own."""
     rows = []
     for game in view.games:
-        held = {}
+        held: dict[int, object] = {}
         for score in game.scores.all():
             if score.player_id != game.winner_id:
                 # The knockout final keeps the cards in ``hand["cards"]`` (the winner scores them).
                 held[score.player_id] = score.hand.get("cards", score.points) if score.hand else score.points
-        seats = [{"seat": seat, "held": held.get(seat.player_id, "")} for seat in view.seats]
-        rows.append({"game": game, "seats": seats, "points": sum(s.points for s in game.scores.all())})
+        refused = typed.action == "correct" and typed.game_id == game.pk
+        seats = []
+        for seat in view.seats:
+            if refused:
+                checked = seat.player_id in (typed.winner, typed.loser)
+                shown = typed.points.get(seat.player_id, "")
+            else:
+                checked = seat.player_id in (game.winner_id, game.loser_id)
+                shown = held.get(seat.player_id, "")
+            seats.append({"seat": seat, "held": shown, "checked": checked})
+        rows.append(
+            {
+                "game": game,
+                "seats": seats,
+                "points": sum(s.points for s in game.scores.all()),
+                "reason_correct": typed.reason_for("correct", game.pk),
+                "reason_void": typed.reason_for("void", game.pk),
+            }
+        )
     return rows

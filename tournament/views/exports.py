@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from games.models import Game, GameScore, GameStatus
-from tournament import enums
+from tournament import enums, naming
 from tournament.backups import portable
 from tournament.http import HtmxHttpRequest
 from tournament.models import Seat, Tournament
@@ -154,6 +154,10 @@ def games_csv(request: HtmxHttpRequest, tournament: Tournament) -> CsvStream:
         _("Cards"),
         _("Entered at"),
         _("Entered by"),
+        # The round's and the table's names as the pages say them ("Main round 2", "Duel for place
+        # 2"), added last: the columns before keep their places for sheets that read them by position.
+        _("Round name"),
+        _("Table name"),
     ]
     return _streamed(tournament, "games", chain([header], _game_rows(tournament)))
 
@@ -180,7 +184,15 @@ def _game_rows(tournament: Tournament) -> Iterator[list[object]]:
     )
     players_of = _Groups(seats, key=lambda seat: seat.table_id)
     scores_of = _Groups(scores, key=lambda score: score[0])
+    names: dict[int, tuple[str, str]] = {}  # table id -> (round name, table name), translated once
     for game in games:
+        table = game.table
+        if table.pk not in names:
+            names[table.pk] = (
+                str(table.round),
+                naming.table_label(table.number, is_duel=table.is_duel, duel_for_place=table.duel_for_place),
+            )
+        round_name, table_name = names[table.pk]
         players = sorted(
             (seat.player for seat in players_of.take(game.table_id)), key=lambda p: (p.start_number or 0, p.pk)
         )
@@ -200,6 +212,8 @@ def _game_rows(tournament: Tournament) -> Iterator[list[object]]:
                 "" if score is None else score[1].get("cards", ""),
                 timezone.localtime(game.entered_at).isoformat(timespec="seconds"),
                 game.entered_by.get_username() if game.entered_by else "",
+                round_name,
+                table_name,
             ]
 
 
@@ -249,6 +263,9 @@ def audit_csv(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
         _("Player"),
         _("Reason"),
         _("Details"),
+        # Added last (see ``games_csv``): the round's and the table's names as the pages say them.
+        _("Round name"),
+        _("Table name"),
     ]
     return _streamed(
         tournament, "log", chain([header], _audit_lines(audit_reads.audit_rows(tournament, read.filters, offered)))
@@ -270,6 +287,8 @@ def _audit_lines(rows: Iterable[audit_reads.AuditRow]) -> Iterator[list[object]]
             audit_reads.player_name(row.player) if row.player else "",
             row.reason,
             json.dumps(entry.detail, ensure_ascii=False, sort_keys=True, default=str),
+            row.table.round_label if row.table else "",
+            row.table.label if row.table else "",
         ]
 
 

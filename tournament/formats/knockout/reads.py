@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from games.models import GameStatus
-from tournament import enums
+from tournament import enums, naming
 from tournament.formats.knockout import rules as knockout
 from tournament.formats.record import START_NUMBER_RULE, Label, PublicExtras, RankedPlayer, Standing, ranked_players
 from tournament.models import Player, Round, Seat, Table, Tournament
@@ -94,8 +94,8 @@ def _reached(entry: knockout.RankEntry) -> Label:
         return _("Final")
     if entry.reached == knockout.LUCKY_LOSER:
         return _("Lucky-loser round")
-    if entry.reached == knockout.MAIN:
-        return _("Round %(number)s") % {"number": entry.reached_round}
+    if entry.reached == knockout.MAIN:  # "Main round 2", as the rounds are named everywhere
+        return naming.round_name(enums.Stage.MAIN, entry.reached_round)
     return "–"
 
 

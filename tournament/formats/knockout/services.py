@@ -537,7 +537,11 @@ def _downstream(tournament: Tournament, table: Table) -> list[corrections.Swap]:
     if following is None:
         return []
     if table.is_duel or _duels(table).filter(games__status=GameStatus.VALID).exists():
-        raise ServiceError(_("The duel has been played: void the duel's games first, then correct the final."))
+        duels = list(_duels(table).select_related("round")) or [table]
+        raise ServiceError(
+            _("%(duels)s has been played and orders the final's places: void its games first, then correct the final.")
+            % {"duels": corrections.tables_named(duels)}
+        )
     up_to = Round.objects.filter(tournament=tournament, number__lte=rnd.number).count()
     results_so_far = reads.round_results(tournament)[:up_to]
     started = AuditEntry.objects.filter(tournament=tournament, action="round_started", detail__round=following.number)
@@ -547,13 +551,46 @@ def _downstream(tournament: Tournament, table: Table) -> list[corrections.Swap]:
     except FormatError as error:
         raise _format_error(error) from None
     seated = dict(Seat.objects.filter(table__round=following).values_list("player_id", "table_id"))
-    if isinstance(plan, knockout.Finished) or plan.needs_choice:
-        raise ServiceError(_("After this correction the next round would be seated differently; correct nothing."))
+    tables = {t.pk: t for t in Table.objects.filter(round=following).select_related("round")}
+    # The refusals name the round already seated and its tables, and what is left to do.
+    where = {
+        "round": str(rnd),
+        "next": str(following),
+        "tables": corrections.tables_named(sorted(tables.values(), key=lambda t: t.number)),
+    }
+    if isinstance(plan, knockout.Finished):
+        raise ServiceError(
+            _(
+                "After this correction the tournament would end after %(round)s, but %(next)s is already "
+                "seated (%(tables)s), and a correction cannot take a seated round back."
+            )
+            % where
+            + " "
+            + corrections.keep_going_on()
+        )
+    if plan.needs_choice:
+        raise ServiceError(
+            _(
+                "After this correction the organiser would have to choose again how to seat %(next)s (the "
+                "players going on no longer fit the plan it was seated by), but it is already seated "
+                "(%(tables)s), and a correction cannot seat a round again."
+            )
+            % where
+            + " "
+            + corrections.keep_going_on()
+        )
     leaves = sorted(set(seated) - set(plan.players))
     takes = sorted(set(plan.players) - set(seated))
     if len(leaves) != len(takes):
-        raise ServiceError(_("After this correction the next round would be seated differently; correct nothing."))
-    tables = {t.pk: t for t in Table.objects.filter(round=following).select_related("round")}
+        raise ServiceError(
+            _(
+                "After this correction %(going)d players would go on to %(next)s instead of the %(seated)d seated "
+                "there (%(tables)s), and a correction cannot seat a round again."
+            )
+            % {**where, "going": len(plan.players), "seated": len(seated)}
+            + " "
+            + corrections.keep_going_on()
+        )
     return [
         corrections.Swap(table=tables[seated[out]], leaves=out, takes=new)
         for out, new in zip(leaves, takes, strict=True)

@@ -541,13 +541,35 @@ def _downstream(tournament: Tournament, table: Table) -> list[corrections.Swap]:
             at_table = {seat.player_id for seat in seats}
             goes_on = {seat.player_id for seat in seats if seat.advances}
             if (in_final & at_table) != (goes_on & in_final) or (goes_on - in_final and in_final & at_table):
+                names = {seat.player_id: seat.player.name for seat in table.seats.select_related("player")}
                 raise ServiceError(
-                    _("The grand final is seated with this table's survivors; this correction would change them.")
+                    _(
+                        "After this correction %(now)s would survive %(table)s, but %(final)s is already seated "
+                        "with %(seated)s from it, and a correction cannot seat it again."
+                    )
+                    % {
+                        "now": ", ".join(names[pid] for pid in sorted(goes_on, key=names.__getitem__)) or "–",
+                        "table": str(table),
+                        "final": str(final),
+                        "seated": ", ".join(sorted(names[pid] for pid in in_final & at_table)) or "–",
+                    }
+                    + " "
+                    + corrections.keep_going_on()
                 )
     if len(gone) > len(waiting):
         raise ServiceError(
-            _("%(names)s already play at another table, and nobody would take the seat.")
-            % {"names": ", ".join(entry.player.name for entry in gone)}
+            _(
+                "After this correction %(names)s would no longer be out at %(table)s, but already play at "
+                "%(tables)s, and nobody from %(table)s waits to take that seat. Correct nothing; only a "
+                "correction that leaves the same players out at %(table)s can still be made."
+            )
+            % {
+                "names": ", ".join(entry.player.name for entry in gone),
+                "table": str(table),
+                "tables": corrections.tables_named(
+                    [entry.seated_at_table for entry in gone if entry.seated_at_table is not None]
+                ),
+            }
         )
     return [
         corrections.Swap(table=entry.seated_at_table, leaves=entry.player_id, takes=newcomer.player_id)  # type: ignore[arg-type]

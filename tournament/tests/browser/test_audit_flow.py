@@ -49,7 +49,8 @@ def test_the_organiser_traces_a_referees_tap(new_tablet, organiser, referee, scr
     expect(page).to_have_url(re.compile(rf"person={referee.pk}"))
     rows = page.locator("table.audit-log tbody tr")
     expect(rows).to_have_count(1)
-    expect(rows).to_contain_text("won game 1 at table 2 of round 1")
+    expect(rows).to_contain_text("Main round 1 · Table 2: ")  # the round and table as every page names them
+    expect(rows).to_contain_text("won game 1.")
     expect(rows).to_contain_text(f"/t/{tournament.pk}/referee/tables/{table.pk}/game/")
     expect(rows).to_contain_text(entry.device)
     page.get_by_label("Show").select_option("writes")

@@ -379,3 +379,71 @@ def test_a_screen_keeps_its_language_across_polls(points_field, projector_at) ->
     expect(projector.locator('#screen [data-view="tables"].active .pj-table.status-decided')).to_have_count(1)
     expect(heading).to_contain_text("Disposizione ai tavoli")
     assert fit_problems(projector) == []
+
+
+def knockout_field(stop_at: str) -> Tournament:
+    """The eighteen-player knockout championship (``tests.play.championship``) with the hall's long
+    names: ``"lucky_losers"``: main round 1 played (its six tables are listed by winner), the
+    lucky-loser round seated; ``"end"``: played to its end (a duel for place 2 in the Final)."""
+    from tournament.tests.play import championship
+
+    if stop_at == "end":
+        tournament = championship.to_the_end(championship.to_the_final()).tournament
+    else:
+        tournament = simulation.create_field(fmt=enums.Format.KNOCKOUT, players=18, seed=championship.SEED)
+        first = championship.next_round(tournament, seed=1)
+        assert first is not None
+        for table in first.tables.order_by("number"):
+            championship.play_in_turns(tournament, table)
+        championship.next_round(tournament, seed=2)
+    rng = random.Random(SEED)
+    for player in tournament.players.order_by("pk"):
+        player.name = f"{rng.choice(FIRST_NAMES)} {rng.choice(LAST_NAMES)}"
+        player.save(update_fields=["name"])
+    # The screen reads again (a new version), and stays on the view a test shows.
+    Tournament.objects.filter(pk=tournament.pk).update(
+        display_rotation_seconds=600, name="Unterwassermeisterschaft 2026", version=tournament.version + 1
+    )
+    tournament.refresh_from_db()
+    return tournament
+
+
+def bracket_labels(page: Page) -> list[str]:
+    """Every table's label in the bracket's views ("Table", "Duel"); asserts that each table has one
+    (a box's title and a listed winner's line alike)."""
+    bracket = page.locator('#screen [data-view="bracket"]')
+    titles = bracket.locator(".pj-btitle").count() + bracket.locator(".pj-compact li").count()
+    labels = bracket.locator(".pj-blabel").all_text_contents()
+    assert len(labels) == titles and titles > 0, (labels, titles)
+    return labels
+
+
+@pytest.mark.parametrize("stop_at", ["lucky_losers", "end"])
+def test_the_knockout_bracket_says_table_and_duel_on_every_beamer(  # type: ignore[no-untyped-def]
+    transactional_db, projector_at, stop_at: str
+) -> None:
+    """Issue 26: main round 1's winners were listed as 1-6 beside their names, read as places. Every
+    table of the bracket now says "Table" (a duel "Duel"), in German and Italian too, and nothing is
+    cut; after the end "Where do I sit?" names each finalist once. Screenshots:
+    knockout-<stop_at>-<size>-bracket.png."""
+    tournament = knockout_field(stop_at)
+    problems: list[str] = []
+    for size in SIZES:
+        projector = projector_at(tournament, size)
+        problems += [f"{size} {p}" for p in tour(projector, ("bracket",), f"knockout-{stop_at}-{size}")]
+        labels = bracket_labels(projector)
+        assert set(labels) == ({"Table", "Duel"} if stop_at == "end" else {"Table"}), labels
+        if stop_at == "lucky_losers":  # main round 1 listed by winner: each line says "Table"
+            lines = projector.locator('#screen [data-view="bracket"] .pj-compact li b').all_text_contents()
+            assert [" ".join(line.split()) for line in lines] == [f"Table {n}" for n in range(1, 7)], lines
+        else:
+            finalists = tournament.players.filter(
+                seats__table__round__stage=enums.Stage.FINAL, seats__table__is_duel=False
+            ).values_list("name", flat=True)
+            assert sorted(names_shown(projector, "alphabetical")) == sorted(finalists)
+            problems += [f"{size} {p}" for p in tour(projector, ("alphabetical",), f"knockout-{stop_at}-{size}")]
+    for lang, table in (("de", "Tisch"), ("it", "Tavolo")):
+        projector = projector_at(tournament, "1280x720", lang=lang)
+        problems += [f"{lang} {p}" for p in tour(projector, ("bracket",), f"knockout-{stop_at}-1280x720-{lang}")]
+        assert table in bracket_labels(projector)
+    assert problems == []

@@ -249,11 +249,11 @@ class TestRefusals:
         name = Seat.objects.get(table=table, player_id=b).player.name
         assert f"Game won by {name}" in body
         assert "changed on another tablet" in body
-        assert f"at table {table.number} of round 1" in body
+        assert f"Main round 1 · Table {table.number}: Game won by {name}" in body
         assert body.count('class="is-refused"') == 1
         everything = client.get(url("audit_log", tournament)).content.decode()
         winner = player_name(Seat.objects.get(table=table, player_id=a).player)
-        assert f"{winner} won game 1 at table {table.number} of round 1" in everything
+        assert f"Main round 1 · Table {table.number}: {winner} won game 1." in everything
         assert "Only the refused entry (1)" in everything
         assert client.get(url("audit_log", tournament) + "?page=x").status_code == 200
 

@@ -149,8 +149,9 @@ class TestTrace:
         body = log(client, trail, f"?person={trail.anna.pk}").content.decode()
         table = trail.tables[0]
         winner = audit_reads.player_name(Player.objects.get(pk=seated(table)[0]))
-        assert f"{winner} won game 1 at table {table.number} of round 1." in body
-        assert f"{winner} deals first at table {table.number} of round 1." in body
+        # The round by its one name, as every page says it ("Main round 1"), the table with it.
+        assert f"Main round 1 · Table {table.number}: {winner} won game 1." in body
+        assert f"Main round 1 · Table {table.number}: {winner} deals first." in body
         assert "Chrome 131 on Android tablet" in body
         assert f'href="?table={table.pk}"' in body and f'href="?player={seated(table)[0]}"' in body
 
@@ -161,7 +162,7 @@ class TestTrace:
         assert row.refused and row.person == trail.bert.get_username()
         assert "changed on another tablet" in row.reason
         tapped = audit_reads.player_name(Player.objects.get(pk=seated(trail.tables[1])[2]))
-        assert row.description == f"Game won by {tapped} at table 2 of round 1."
+        assert row.description == f"Main round 1 · Table 2: Game won by {tapped}."
         assert row.player is not None and row.table is not None and row.table.pk == trail.tables[1].pk
         body = log(client, trail, "?refused=1").content.decode()  # the old link still works
         assert body.count('class="is-refused"') == 1 and "changed on another tablet" in body
@@ -219,7 +220,8 @@ class TestFilters:
         body = log(client, trail, f"?person={trail.bert.pk}&kind=refused").content.decode()
         assert f'<option value="{trail.bert.pk}" selected>{trail.bert.get_username()} (Referee)</option>' in body
         assert '<option value="refused" selected>' in body
-        assert 'optgroup label="Round 1 · Main round 1"' in body
+        assert 'optgroup label="Main round 1"' in body
+        assert f'<option value="{trail.tables[0].pk}">Main round 1 · Table {trail.tables[0].number}</option>' in body
         assert f'href="{url("audit_csv", trail.tournament)}?person={trail.bert.pk}&amp;kind=refused"' in body
 
     def test_htmx_gets_the_results_only(self, client, trail):
@@ -308,6 +310,8 @@ class TestCsv:
             "Player",
             "Reason",
             "Details",
+            "Round name",
+            "Table name",
         ]
         entries = list(AuditEntry.objects.filter(tournament=trail.tournament).order_by("-created_at", "-pk"))
         assert [line[4] for line in lines] == [entry.action for entry in entries]
@@ -317,6 +321,7 @@ class TestCsv:
         assert refused[6:8] == [str(trail.tables[1].number), "1"]
         assert "changed on another tablet" in refused[9]
         assert json.loads(refused[10])["attempt"] == "record_game"
+        assert refused[11:13] == ["Main round 1", f"Table {trail.tables[1].number}"]
         entry = AuditEntry.objects.get(tournament=trail.tournament, action=REFUSED)
         assert refused[0] == timezone.localtime(entry.created_at).isoformat(timespec="seconds")
         assert (

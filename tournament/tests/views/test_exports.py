@@ -95,6 +95,8 @@ class TestExports:
             "Cards",
             "Entered at",
             "Entered by",
+            "Round name",
+            "Table name",
         ]
         assert len(rows) == GameScore.objects.filter(game__table__round__tournament=tournament).count()
         assert len(rows) == 4 * 3 * 3 + 2 * 3  # round 1: 4 tables x 3 games x 3 players; round 2: 2 games
@@ -112,3 +114,7 @@ class TestExports:
         # Ordered by round, table, game.
         order = [(int(line[0]), int(line[1]), int(line[2])) for line in rows]
         assert order == sorted(order)
+        # Beside the numbers, the names the pages say, last (the columns before keep their places).
+        assert {(line[0], line[1], line[12], line[13]) for line in undone} == {
+            ("2", str(table.number), "Main round 2", f"Table {table.number}")
+        }
