@@ -7,6 +7,7 @@ submission from a tablet record the game once.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.conf import settings
@@ -71,6 +72,16 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} – {_('game')} {self.number}"
+
+
+def number_after(games: Iterable[Game]) -> int:
+    """The number of the next game at a table whose games are ``games``: one after its last valid
+    game, as the referee counts and the paper result slip numbers its lines. An undone game gives
+    its number back (the game played instead is that game again: undo game 3, and the next is game
+    3); a correction keeps the number of the game it supersedes. Undone and corrected games keep
+    their numbers, so two games of a table can share one: at most one of them is valid
+    (``one_valid_game_per_number``)."""
+    return max((game.number for game in games if game.status == GameStatus.VALID), default=0) + 1
 
 
 class GameScore(models.Model):

@@ -71,7 +71,11 @@ class Standing:
 
     ``decided_by`` is the code of the rule that put the player below the one
     above (``Format.rule_labels`` names it); the other fields are filled where
-    the format has them and ``None`` where it has not.
+    the format has them and ``None`` where it has not. ``final_points`` are the
+    points scored in a final played to points; ``duel`` says in words the duel
+    that decided a tie (``duel_for_place``, ``duel_won``: the same for the JSON).
+    ``summary`` is the result beyond the place in a few words, where the format
+    has one (the projector's podium and the phone page show it).
     """
 
     place: int
@@ -84,6 +88,11 @@ class Standing:
     games_won: int | None = None
     games_played: int | None = None
     best_round: int | None = None
+    final_points: int | None = None
+    duel: Label = ""
+    duel_for_place: int | None = None
+    duel_won: bool | None = None
+    summary: Label = ""
 
     @classmethod
     def of(cls, entry: Any, player: RankedPlayer, labels: Mapping[str, Label], **columns: Any) -> Standing:
@@ -96,12 +105,27 @@ class Standing:
             **columns,
         )
 
+    def json_value(self, column: str) -> Any:
+        """The value of ``column`` in ``api.json``: codes and numbers, not words (the stage
+        reached; the duel as the place it was for and whether it was won)."""
+        if column == "reached":
+            return self.reached_stage
+        if column == "duel":
+            if self.duel_for_place is None:
+                return None
+            return {"for_place": self.duel_for_place, "won": self.duel_won}
+        return getattr(self, column)
+
 
 # The rule every format breaks its last ties with (its code is "start_number" in every format's rules).
 START_NUMBER_RULE: dict[str, Label] = {"start_number": gettext_lazy("tie: lower start number")}
 
 # The columns a ranking may show beyond place, start number and name, in this order.
-RANKING_COLUMNS = ("reached", "points", "games_won", "games_played", "best_round")
+RANKING_COLUMNS = ("reached", "final_points", "points", "games_won", "games_played", "best_round", "duel")
+# The columns that hold words (the others hold numbers).
+TEXT_COLUMNS = frozenset({"reached", "duel"})
+# The columns a page or printout leaves out when no row has a value in them (the CSV keeps them).
+OPTIONAL_COLUMNS = frozenset({"reached", "final_points", "duel"})
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from django.db.models import Max, Prefetch
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.models import Game, GameScore, GameStatus
+from games.models import Game, GameScore, GameStatus, number_after
 from games.rules import uno
 from tournament import enums
 from tournament.errors import ServiceError
@@ -112,8 +112,8 @@ class Seen:
 
     @property
     def next_number(self) -> int:
-        """Numbers are never reused: an undone game keeps its number."""
-        return max((game.number for game in self.games), default=0) + 1
+        """One after the last valid game (``games.models.number_after``)."""
+        return number_after(self.games)
 
     def replay(self, idempotency_key: str) -> Game | None:
         """The game of this table already recorded with ``idempotency_key`` (marked ``replayed``,
@@ -155,8 +155,9 @@ def read_table(tournament: Tournament, table_id: int) -> Seen:
 
 
 def next_game_number(table: Table) -> int:
-    """Numbers are never reused: an undone game keeps its number."""
-    return (table.games.aggregate(m=Max("number"))["m"] or 0) + 1
+    """One after the table's last valid game (``games.models.number_after``: an undone game gives
+    its number back, as the referee and the paper result slip count)."""
+    return (table.games.filter(status=GameStatus.VALID).aggregate(m=Max("number"))["m"] or 0) + 1
 
 
 def stamp_table_version(game: Game, table: Table) -> None:
@@ -298,7 +299,7 @@ def winner_recorder(*, score: Score, refresh: Refresh) -> Callable[..., Game]:
             try:
                 game = Game.objects.create(
                     table=table,
-                    number=max(seen.next_number, played + 1),
+                    number=seen.next_number,
                     winner=players[winner_id],  # loaded: the answer names the winner without a query
                     dealer_position=(table.first_dealer_position + played) % len(seen.seats),
                     idempotency_key=idempotency_key,

@@ -9,7 +9,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db.models import Count, Max, Prefetch, Q, prefetch_related_objects
 
-from games.models import Game, GameScore
+from games.models import Game, GameScore, number_after
 from tournament import enums
 from tournament.models import Round, Seat, Table, Tournament
 
@@ -182,7 +182,7 @@ def _table_view(table: Table, seats: list[Any], games: list[Any]) -> TableView:
     dealer = None
     if table.first_dealer_position is not None and seats:
         dealer = (table.first_dealer_position + valid) % len(seats)
-    return TableView(table=table, seats=seats, games=games, dealer_position=dealer, next_game=valid + 1)
+    return TableView(table=table, seats=seats, games=games, dealer_position=dealer, next_game=number_after(games))
 
 
 # Tables a page of the referees' list shows, per round: a range of table numbers.

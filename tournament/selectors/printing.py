@@ -15,7 +15,7 @@ list posted in the hall says on every page what it is.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from django.db.models import Count, Prefetch
@@ -313,9 +313,16 @@ def final_ranking(tournament: Tournament) -> FinalRanking:
             Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("place", "position"))
         )
     )
+    duel_tables = [Duel(table=table, seats=list(table.seats.all())) for table in duels]
+    ranking = ranking_reads.ranking(tournament, skip_empty=True)
+    # Said once: the box above the table holds the final's points and the duels, so the table
+    # leaves out the columns that repeat them (and its names keep their width on A4).
+    shown_above = {"final_points"} if final_points else set()
+    shown_above |= {"duel"} if duel_tables else set()
+    columns = [column for column in ranking.columns if column.key not in shown_above]
     return FinalRanking(
-        ranking=ranking_reads.ranking(tournament, skip_empty_reached=True),
+        ranking=replace(ranking, columns=columns),
         final_points=final_points,
         points_target=target,
-        duels=[Duel(table=table, seats=list(table.seats.all())) for table in duels],
+        duels=duel_tables,
     )

@@ -29,6 +29,7 @@ from typing import Any, TypeVar
 
 from django.core.cache import cache
 from django.db.models import DateTimeField, Exists, OuterRef, Q, Value
+from django.utils.translation import get_language
 
 from tournament import enums, folding, naming, versions
 from tournament.formats import registry
@@ -391,6 +392,7 @@ class PlayerLookup:
     player: Player
     rounds: list[tuple[PublicRound, PublicTable, PublicSeat]]
     place: int | None
+    summary: str = ""  # the result beyond the place, where the format says it (``Standing.summary``)
 
 
 def find_players(tournament: Tournament, query: str, limit: int = 8) -> list[Player]:
@@ -442,20 +444,30 @@ def lookup(tournament: Tournament, players: list[Player]) -> list[PlayerLookup]:
         public_seat = _public_seat(seat, by_id[seat.player_id], extras.bands.get(seat.player_id, extras.default_bands))
         public_table = _public_table(tournament, rnd, table, [public_seat], sharp, extras.sharp_stages)
         found[seat.player_id].append((public_round(rnd, [public_table]), public_table, public_seat))
-    places = final_places(tournament) if tournament.status == enums.TournamentStatus.FINISHED else {}
-    return [PlayerLookup(player=player, rounds=found[player.pk], place=places.get(player.pk)) for player in players]
+    places, summaries = final_places(tournament) if tournament.status == enums.TournamentStatus.FINISHED else ({}, {})
+    return [
+        PlayerLookup(
+            player=player, rounds=found[player.pk], place=places.get(player.pk), summary=summaries.get(player.pk, "")
+        )
+        for player in players
+    ]
 
 
-def final_places(tournament: Tournament) -> dict[int, int]:
-    """Player id -> final place of a finished tournament: the format's ranking, worked out
-    once per version and kept in the shared cache (a thousand phones asking for their
-    place after the final cost one ranking)."""
-    key = f"places2:{tournament.pk}:{tournament.version}"
-    places = cache.get(key)
-    if not isinstance(places, dict):
-        places = {row.player.pk: row.place for row in ranking_reads.rows(tournament)}
-        cache.set(key, places, 60 * 60)
-    return places
+def final_places(tournament: Tournament) -> tuple[dict[int, int], dict[int, str]]:
+    """Player id -> final place of a finished tournament, and player id -> the result beyond
+    the place where the format says it (``Standing.summary``, in the active language): the
+    format's ranking, worked out once per version and language and kept in the shared cache
+    (a thousand phones asking for their place after the final cost one ranking)."""
+    key = f"places3:{tournament.pk}:{tournament.version}:{get_language()}"
+    kept = cache.get(key)
+    if not isinstance(kept, tuple):
+        rows = ranking_reads.rows(tournament)
+        kept = (
+            {row.player.pk: row.place for row in rows},
+            {row.player.pk: str(row.summary) for row in rows if row.summary},
+        )
+        cache.set(key, kept, 60 * 60)
+    return kept
 
 
 def as_json(snap: Snapshot) -> dict[str, Any]:
@@ -524,5 +536,5 @@ def _json_standing(fmt: Format, row: Standing) -> dict[str, Any]:
         "decided_by": row.decided_by,
     }
     for column in fmt.ranking_columns:
-        document[column] = row.reached_stage if column == "reached" else getattr(row, column)
+        document[column] = row.json_value(column)
     return document

@@ -19,15 +19,17 @@ from django.core.cache import cache
 from django.utils.translation import get_language, gettext_lazy
 
 from tournament.formats import registry
-from tournament.formats.record import RANKING_COLUMNS, Label, Standing
+from tournament.formats.record import OPTIONAL_COLUMNS, RANKING_COLUMNS, TEXT_COLUMNS, Label, Standing
 from tournament.models import Tournament
 
 COLUMN_LABELS: dict[str, Label] = {
     "reached": gettext_lazy("Reached"),
+    "final_points": gettext_lazy("Points in the final"),
     "points": gettext_lazy("Penalty points"),
     "games_won": gettext_lazy("Games won"),
     "games_played": gettext_lazy("Games played"),
     "best_round": gettext_lazy("Best round"),
+    "duel": gettext_lazy("Duel"),
 }
 
 
@@ -52,8 +54,8 @@ class Ranking:
 
 
 # The shared cache's keys of ranking rows (a new prefix when what a row holds changes shape:
-# 3 since every format returns the light player record, with ``paused_from_round``).
-KEY_PREFIX = "ranking3:"
+# 4 since a row holds the final's points and the duel).
+KEY_PREFIX = "ranking4:"
 # As long as the rendered public pages (``tournament.renderings.KEEP_SECONDS``).
 KEEP_SECONDS = 60 * 60
 # The rows last read in this process, by key: reading 5,000 rows back from the cache (unpickling
@@ -92,16 +94,22 @@ def rows(tournament: Tournament) -> list[Standing]:
     return list(kept)
 
 
-def ranking(tournament: Tournament, *, skip_empty_reached: bool = False) -> Ranking:
+def ranking(tournament: Tournament, *, skip_empty: bool = False) -> Ranking:
     """The rows (``rows``), the format's columns and its title.
 
-    With ``skip_empty_reached`` (the page and the printout, not the CSV, whose columns stay
-    the same) the "reached" column is left out where no row has anything in it (a points
-    tournament without late arrivals, pauses or withdrawals): its width goes to the names."""
+    With ``skip_empty`` (the page and the printout, not the CSV, whose columns stay the same)
+    a column that only some tournaments fill (``record.OPTIONAL_COLUMNS``) is left out where no
+    row has anything in it: "reached" in a points tournament without late arrivals, pauses or
+    withdrawals, the final's points in a final to wins, the duel where no tie needed one. Its
+    width goes to the names."""
     fmt = registry.of(tournament)
     standings = rows(tournament)
     keys = [key for key in RANKING_COLUMNS if key in fmt.ranking_columns]
-    if skip_empty_reached and "reached" in keys and not any(row.reached for row in standings):
-        keys.remove("reached")
-    columns = [Column(key=key, label=COLUMN_LABELS[key], numeric=key != "reached") for key in keys]
+    if skip_empty:
+        keys = [
+            key
+            for key in keys
+            if key not in OPTIONAL_COLUMNS or any(getattr(row, key) not in (None, "") for row in standings)
+        ]
+    columns = [Column(key=key, label=COLUMN_LABELS[key], numeric=key not in TEXT_COLUMNS) for key in keys]
     return Ranking(rows=standings, columns=columns, title=fmt.ranking_title)

@@ -176,7 +176,7 @@ def ranking(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
 
     ``RANKING_PER_PAGE`` rows a page (``?page=``); ``?q=`` jumps to the page of a player
     (start number or name) and marks the row. A bad page number shows the nearest page."""
-    standings = ranking_reads.ranking(tournament, skip_empty_reached=True)
+    standings = ranking_reads.ranking(tournament, skip_empty=True)
     rows = standings.rows
     page, found, searched = _ranking_page(request, rows)
     start = (page - 1) * RANKING_PER_PAGE

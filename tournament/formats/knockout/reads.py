@@ -19,7 +19,10 @@ from tournament.models import Player, Round, Seat, Table, Tournament
 # The ranking page's title, the columns it fills beyond place and name, and whether the
 # ranking means something while play goes on (the public pages then show it as standings).
 RANKING_TITLE = gettext_lazy("Final ranking")
-RANKING_COLUMNS = ("reached", "games_won")
+# The columns read right for each stage: a finalist shows the final's points (a final to points)
+# or games won in the final (to wins), and the duel that decided a tie; everyone else the round
+# reached and the games won at the table where they went out.
+RANKING_COLUMNS = ("reached", "final_points", "games_won", "duel")
 LIVE_STANDINGS = False
 RULE_LABELS: dict[str, Label] = {
     knockout.RULE_FINAL_PLACE: gettext_lazy("result in the final"),
@@ -55,21 +58,27 @@ def round_results(tournament: Tournament) -> list[knockout.RoundResult]:
     )
     round_ids = [round_id for round_id, _number, _stage in rounds]
     seats: dict[int, list[knockout.SeatResult]] = {}
-    for table_id, player_id, place, games_won in (
+    for table_id, player_id, place, games_won, points in (
         Seat.objects.filter(table__round_id__in=round_ids)
         .order_by("table_id", "position")
-        .values_list("table_id", "player_id", "place", "games_won")
+        .values_list("table_id", "player_id", "place", "games_won", "points")
     ):
         seats.setdefault(table_id, []).append(
-            knockout.SeatResult(player_id=player_id, place=place or 0, games_won=games_won)
+            knockout.SeatResult(player_id=player_id, place=place or 0, games_won=games_won, points=points)
         )
     tables: dict[int, list[tuple[int, knockout.TableResult]]] = {}
-    for table_id, round_id, number, is_duel in (
+    for table_id, round_id, number, is_duel, points_target, duel_for_place in (
         Table.objects.filter(round_id__in=round_ids)
         .order_by("round_id", "number")
-        .values_list("id", "round_id", "number", "is_duel")
+        .values_list("id", "round_id", "number", "is_duel", "points_target", "duel_for_place")
     ):
-        result = knockout.TableResult(number=number, is_duel=is_duel, seats=tuple(seats.get(table_id, ())))
+        result = knockout.TableResult(
+            number=number,
+            is_duel=is_duel,
+            seats=tuple(seats.get(table_id, ())),
+            points_target=points_target,
+            duel_for_place=duel_for_place,
+        )
         tables.setdefault(round_id, []).append((table_id, result))
     results = []
     for round_id, stage_number, stage in rounds:
@@ -90,18 +99,50 @@ def round_results(tournament: Tournament) -> list[knockout.RoundResult]:
 
 
 def _reached(entry: knockout.RankEntry) -> Label:
-    if entry.reached == knockout.FINAL:
-        return _("Final")
-    if entry.reached == knockout.LUCKY_LOSER:
-        return _("Lucky-loser round")
-    if entry.reached == knockout.MAIN:  # "Main round 2", as the rounds are named everywhere
-        return naming.round_name(enums.Stage.MAIN, entry.reached_round)
+    """The round reached, named as every page names it ("Main round 2", "Lucky-loser round", "Final")."""
+    stages = {
+        knockout.FINAL: enums.Stage.FINAL,
+        knockout.LUCKY_LOSER: enums.Stage.LUCKY_LOSER,
+        knockout.MAIN: enums.Stage.MAIN,
+    }
+    if entry.reached in stages:
+        return naming.round_name(stages[entry.reached], entry.reached_round)
     return "–"
+
+
+def _duel(entry: knockout.RankEntry) -> Label:
+    """A finalist's last duel in words (empty where no tie needed one)."""
+    place = {"place": entry.duel_for_place}
+    if entry.duel_for_place is None:
+        return ""
+    if entry.duel_won is None:
+        return _("plays the duel for place %(place)s") % place
+    if entry.duel_won:
+        return _("won the duel for place %(place)s") % place
+    return _("lost the duel for place %(place)s") % place
+
+
+def _summary(entry: knockout.RankEntry, reached: Label, duel: Label) -> str:
+    """The result beyond the place in a few words (podium, phone): a finalist's points in the
+    final (games won in a final to wins) and the duel; anyone else the round reached and the
+    games won at the table where they went out."""
+    if entry.final_points is not None:
+        parts = [ngettext("%(count)s point", "%(count)s points", entry.final_points) % {"count": entry.final_points}]
+    else:
+        won = ngettext("%(count)s game won", "%(count)s games won", entry.games_won) % {"count": entry.games_won}
+        parts = [won] if entry.reached == knockout.FINAL else [str(reached), won]
+    if duel:
+        parts.append(str(duel))
+    return " · ".join(parts)
 
 
 def ranking(tournament: Tournament) -> list[Standing]:
     """Everyone ranked: how far they got, then games won at the table where they went out,
-    then the lower start number; the final's places by the final (and its duels)."""
+    then the lower start number; the final's places by the final (and its duels).
+
+    A finalist of a final to points shows the final's points and no games won (the final's
+    order is by points: games won there would read as if they ranked); of a final to wins,
+    the games won in the final. A finalist who played a duel shows it in words."""
     players = ranked_players(tournament, [enums.PlayerStatus.CHECKED_IN])
     entries = knockout.rank_players(entrants(tournament, list(players.values())), round_results(tournament))
     labels: dict[tuple[str, int], Label] = {}
@@ -112,17 +153,26 @@ def ranking(tournament: Tournament) -> list[Standing]:
             labels[key] = _reached(entry)
         return labels[key]
 
-    return [
-        Standing.of(
-            e,
-            players[e.player_id],
-            RULE_LABELS,
-            reached=reached(e),
-            reached_stage=e.reached,
-            games_won=e.games_won,  # at the table where the player went out (the final for finalists)
+    rows = []
+    for e in entries:
+        duel = _duel(e)
+        rows.append(
+            Standing.of(
+                e,
+                players[e.player_id],
+                RULE_LABELS,
+                reached=reached(e),
+                reached_stage=e.reached,
+                final_points=e.final_points,
+                # At the table where the player went out (the final to wins for its finalists).
+                games_won=None if e.final_points is not None else e.games_won,
+                duel=duel,
+                duel_for_place=e.duel_for_place,
+                duel_won=e.duel_won,
+                summary=_summary(e, reached(e), duel),
+            )
         )
-        for e in entries
-    ]
+    return rows
 
 
 def rounds_context(tournament: Tournament, rounds: list[Round]) -> dict[str, Any]:

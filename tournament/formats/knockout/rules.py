@@ -117,18 +117,25 @@ class Entrant:
 
 @dataclass(frozen=True)
 class SeatResult:
-    """A player's result at a decided table. ``place`` 1 is the table winner."""
+    """A player's result at a decided table. ``place`` 1 is the table winner; ``points`` the card
+    points scored at a final to points (0 elsewhere)."""
 
     player_id: int
     place: int
     games_won: int
+    points: int = 0
 
 
 @dataclass(frozen=True)
 class TableResult:
+    """A table's seats. ``points_target``: the final is played to points (None: to wins, and
+    every other table). ``duel_for_place``: the final place a duel's winner takes."""
+
     number: int
     seats: tuple[SeatResult, ...]
     is_duel: bool = False
+    points_target: int | None = None
+    duel_for_place: int | None = None
 
     @property
     def winner(self) -> int:
@@ -843,7 +850,12 @@ RULE_START_NUMBER = "start_number"
 @dataclass(frozen=True)
 class RankEntry:
     """A place in the final ranking; ``decided_by`` names the rule that put this
-    player below the one above (empty for the first place)."""
+    player below the one above (empty for the first place).
+
+    ``games_won`` counts at the table where the player went out (the final for
+    finalists). A finalist of a final to points has ``final_points``; one who
+    played a duel for a tied place has ``duel_for_place`` (the place their last
+    duel was for) and ``duel_won`` (None while that duel is playing)."""
 
     place: int
     player_id: int
@@ -853,6 +865,17 @@ class RankEntry:
     start_number: int
     decided_by: str = ""
     final_place: int | None = field(default=None)
+    final_points: int | None = None
+    duel_for_place: int | None = None
+    duel_won: bool | None = None
+
+
+@dataclass(frozen=True)
+class DuelPlayed:
+    """A finalist's last duel: the place it was for and whether they won it (None: playing)."""
+
+    for_place: int
+    won: bool | None
 
 
 def _depth(stage: str, number: int, main_index: int) -> int:
@@ -864,6 +887,38 @@ def _depth(stage: str, number: int, main_index: int) -> int:
     return 2 * main_index
 
 
+def tied_duels(final: Sequence[TableResult]) -> list[TableResult]:
+    """The duels of the final round's tables ``final`` whose players are tied in the final (on
+    points, or games won in a final to wins). A correction of the final can leave a duel with
+    games whose players are no longer tied: it decides nothing."""
+    main = next((table for table in final if not table.is_duel), None)
+    if main is None:
+        return []
+    to_points = main.points_target is not None
+    score = {seat.player_id: seat.points if to_points else seat.games_won for seat in main.seats}
+
+    def tied(table: TableResult) -> bool:
+        scores = [score.get(seat.player_id) for seat in table.seats]
+        return None not in scores and len(set(scores)) == 1
+
+    return [table for table in final if table.is_duel and tied(table)]
+
+
+def final_duels(final: Sequence[TableResult], final_place: Mapping[int, int]) -> dict[int, DuelPlayed]:
+    """Each finalist's last duel (the one for the lowest place: after a duel for place 2 its
+    losers play for place 3), from the final round's tables ``final`` and the final's places.
+    A duel without its place stored is for the best place among its players."""
+    last: dict[int, DuelPlayed] = {}
+    for table in tied_duels(final):
+        decided = any(seat.place == 1 for seat in table.seats)
+        for_place = table.duel_for_place or min(final_place.get(seat.player_id, 0) for seat in table.seats)
+        for seat in table.seats:
+            known = last.get(seat.player_id)
+            if known is None or for_place > known.for_place:
+                last[seat.player_id] = DuelPlayed(for_place=for_place, won=seat.place == 1 if decided else None)
+    return last
+
+
 def rank_players(entrants: Sequence[Entrant], rounds: Sequence[RoundResult]) -> list[RankEntry]:
     """Everyone, by how far they got, then games won at their last table, then
     start number. Finalists come first in the final's order."""
@@ -871,27 +926,35 @@ def rank_players(entrants: Sequence[Entrant], rounds: Sequence[RoundResult]) -> 
     last_seen: dict[int, tuple[int, str, int, int]] = {}  # id -> (depth, stage, round number, games won)
     main_index = 0
     final_order: tuple[int, ...] = ()
-    duels: list[set[int]] = []  # players tied on points in the final, who played a duel
+    final_tables: tuple[TableResult, ...] = ()
     for rnd in rounds:
         if rnd.stage == MAIN:
             main_index += 1
         if rnd.stage == FINAL:
             final_order = rnd.final_order
+            final_tables = rnd.tables
         depth = _depth(rnd.stage, rnd.number, main_index)
         for table in rnd.tables:
             if table.is_duel:
-                duels.append({seat.player_id for seat in table.seats})
                 continue
             for seat in table.seats:
                 last_seen[seat.player_id] = (depth, rnd.stage, rnd.number, seat.games_won)
     final_place = {pid: index for index, pid in enumerate(final_order, start=1)}
+    duels = final_duels(final_tables, final_place)
+    final_table = next((table for table in final_tables if not table.is_duel), None)
+    final_points = (
+        {seat.player_id: seat.points for seat in final_table.seats}
+        if final_table is not None and final_table.points_target is not None
+        else {}
+    )
+    # Players tied in the final who played a duel: it decided their order.
+    duel_players = [{seat.player_id for seat in table.seats} for table in tied_duels(final_tables)]
 
     def seen(pid: int) -> tuple[int, str, int, int]:
         return last_seen.get(pid, (0, "", 0, 0))
 
     def final_rule(above: int, below: int) -> str:
-        # Tied on points in the final, the two played a duel: it decided their order.
-        return RULE_DUEL if any({above, below} <= players for players in duels) else RULE_FINAL_PLACE
+        return RULE_DUEL if any({above, below} <= players for players in duel_players) else RULE_FINAL_PLACE
 
     ranked = rank_by(
         start,
@@ -912,6 +975,9 @@ def rank_players(entrants: Sequence[Entrant], rounds: Sequence[RoundResult]) -> 
             start_number=start[pid],
             decided_by=decided_by,
             final_place=final_place.get(pid),
+            final_points=final_points.get(pid),
+            duel_for_place=duels[pid].for_place if pid in duels else None,
+            duel_won=duels[pid].won if pid in duels else None,
         )
         for place, pid, decided_by in ranked
     ]

@@ -225,12 +225,14 @@ def test_referee_records_a_table_to_its_decision_and_the_organiser_advances(  # 
     assert dialogs == [f"Undo game 4 (won by {names[0]})?"]
     assert Game.objects.filter(table=table_1, status=GameStatus.VOIDED).count() == 1
 
-    # Redo the game: decided again (it is recorded as game 5; game 4 stays as undone).
+    # Redo the game: decided again. It is game 4 again, as the referee counts and the paper slip
+    # numbers it (the undone game 4 stays, struck through).
     tap_won(page, 0)
     expect_tallies(page, [3, 1, 0])
     expect_status(page, "Decided")
     expect(panel(page).locator(".decided-banner")).to_have_text(f"{names[0]} wins the table.")
-    expect(page.get_by_role("button", name="Undo game 5")).to_be_visible()
+    expect(page.get_by_role("button", name="Undo game 4")).to_be_visible()
+    expect(panel(page).locator(".game-log li:not(.is-void)").last).to_contain_text(f"Game 4: {names[0]}")
 
     # Confirm and close: no more undo, no more results.
     page.get_by_role("button", name="Confirm result and close table").click()
@@ -247,7 +249,7 @@ def test_referee_records_a_table_to_its_decision_and_the_organiser_advances(  # 
     games = Game.objects.filter(table=table_1)
     valid = list(games.filter(status=GameStatus.VALID).order_by("number"))
     voided = list(games.filter(status=GameStatus.VOIDED))
-    assert [g.number for g in valid] == [1, 2, 3, 5]
+    assert [g.number for g in valid] == [1, 2, 3, 4]  # the undone game 4 gave its number back
     assert [g.winner_id for g in valid] == [seats[i].player_id for i in (0, 1, 0, 0)]
     assert [g.dealer_position for g in valid] == [1, 2, 0, 1]
     assert all(g.entered_by_id == referee.pk for g in valid)

@@ -72,7 +72,17 @@ def test_knockout_standings_export_follows_the_knockout_ranking(client, organise
     tournament = finished(enums.Format.KNOCKOUT, 9, seed=4)
     organiser(tournament)
     header, *rows = rows_of(client.get(url("export_standings", tournament)))
-    assert header == ["Place", "Start number", "Name", "Club", "Reached", "Games won", "Decided by"]
+    assert header == [
+        "Place",
+        "Start number",
+        "Name",
+        "Club",
+        "Reached",
+        "Points in the final",
+        "Games won",
+        "Duel",
+        "Decided by",
+    ]
     ranking = registry.of(tournament).ranking(tournament)
     assert [line[:3] for line in rows] == [
         [str(row.place), str(row.player.start_number), row.player.name] for row in ranking

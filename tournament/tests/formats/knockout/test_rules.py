@@ -118,13 +118,17 @@ def play_table(
 
 def play_final(number: int, ids: list[int], rng: random.Random) -> RoundResult:
     """The final: a random order; sometimes a decided duel table beside it (players 2 and 3 were tied
-    on points: the ranking names the duel as what decided their order)."""
+    on what the final counts: the ranking names the duel as what decided their order)."""
     order = list(ids)
     rng.shuffle(order)
-    seats = [SeatResult(player_id=pid, place=place, games_won=rng.randrange(6)) for place, pid in enumerate(order, 1)]
+    won = {pid: rng.randrange(6) for pid in order}
+    dueled = len(order) >= 3 and rng.random() < 0.5
+    if dueled:
+        won[order[2]] = won[order[1]]
+    seats = [SeatResult(player_id=pid, place=place, games_won=won[pid]) for place, pid in enumerate(order, 1)]
     rng.shuffle(seats)
     tables = [TableResult(number=1, seats=tuple(seats))]
-    if len(order) >= 3 and rng.random() < 0.5:
+    if dueled:
         duel = (SeatResult(order[1], 1, 9), SeatResult(order[2], 2, 0))
         tables.append(TableResult(number=2, seats=duel, is_duel=True))
     return RoundResult(number=number, stage=FINAL, tables=tuple(tables), final_order=tuple(order))
@@ -273,6 +277,13 @@ def check_ranking(game: Tournament) -> None:
     assert tuple(e.player_id for e in ranking[: len(finalists)]) == finalists, "finalists first, in final order"
     assert [e.final_place for e in ranking[: len(finalists)]] == list(range(1, len(finalists) + 1))
     assert all(e.final_place is None for e in ranking[len(finalists) :])
+    # The duel for place 2 (play_final): its winner won it, the other lost it; nobody else dueled.
+    duels = {e.player_id: (e.duel_for_place, e.duel_won) for e in ranking if e.duel_for_place is not None}
+    if any(table.is_duel for table in final.tables):
+        assert duels == {finalists[1]: (2, True), finalists[2]: (2, False)}
+    else:
+        assert duels == {}
+    assert all(e.final_points is None for e in ranking)  # a final to wins counts no points
 
     # How far each player got (the last round they sat in, duels aside) and their games won there.
     reached: dict[int, tuple[int, str, int]] = {}
@@ -545,3 +556,57 @@ class TestResolveFinalOrder:
         state = FinalState(winner=3, order=(3, 2, 1), ties=((2, 1),))
         with pytest.raises(ValueError, match="zip"):
             resolve_final_order(state, [])
+
+
+class TestRankingOfTheFinal:
+    """What the ranking says of the finalists: the final's points (a final to points) and the duel
+    that decided a tie, the last one a finalist played (``rank_players``, ``final_duels``)."""
+
+    @staticmethod
+    def final(
+        points: dict[int, int], order: tuple[int, ...], duels: Sequence[tuple[int | None, dict[int, int]]]
+    ) -> list[knockout.RankEntry]:
+        """Players 1..4 straight in a final to 100 points with ``points``; ``duels``: (its place or None,
+        {player: place at the duel, 0 while it plays}); ``order`` the final's order."""
+        seats = tuple(SeatResult(pid, order.index(pid) + 1, 1, points[pid]) for pid in points)
+        tables = [TableResult(number=1, seats=seats, points_target=100)]
+        for number, (place, players) in enumerate(duels, start=2):
+            duel_seats = tuple(SeatResult(pid, at, 1 if at == 1 else 0) for pid, at in players.items())
+            tables.append(TableResult(number=number, seats=duel_seats, is_duel=True, duel_for_place=place))
+        entrants = [Entrant(id=pid, start_number=pid) for pid in points]
+        final = RoundResult(number=1, stage=FINAL, tables=tuple(tables), final_order=order)
+        return knockout.rank_players(entrants, [final])
+
+    def test_points_and_no_duel(self) -> None:
+        ranking = self.final({1: 120, 2: 40, 3: 30}, (1, 2, 3), [])
+        assert [(e.player_id, e.final_points, e.duel_for_place) for e in ranking] == [
+            (1, 120, None),
+            (2, 40, None),
+            (3, 30, None),
+        ]
+        assert [e.decided_by for e in ranking] == ["", knockout.RULE_FINAL_PLACE, knockout.RULE_FINAL_PLACE]
+
+    def test_a_three_way_tie_decided_by_two_duels(self) -> None:
+        # 2, 3 and 4 tied on 30: 3 wins the duel for place 2; then 4 beats 2 in the duel for place 3.
+        duels = [(2, {2: 2, 3: 1, 4: 3}), (3, {2: 2, 4: 1})]
+        ranking = self.final({1: 110, 2: 30, 3: 30, 4: 30}, (1, 3, 4, 2), duels)
+        assert [(e.player_id, e.duel_for_place, e.duel_won) for e in ranking] == [
+            (1, None, None),
+            (3, 2, True),
+            (4, 3, True),
+            (2, 3, False),
+        ]
+        duel, place = knockout.RULE_DUEL, knockout.RULE_FINAL_PLACE
+        assert [e.decided_by for e in ranking] == ["", place, duel, duel]
+
+    def test_a_duel_still_playing_and_a_duel_without_its_place(self) -> None:
+        playing = self.final({1: 110, 2: 30, 3: 30}, (1, 2, 3), [(2, {2: 0, 3: 0})])
+        assert [(e.duel_for_place, e.duel_won) for e in playing] == [(None, None), (2, None), (2, None)]
+        unplaced = self.final({1: 110, 2: 30, 3: 30}, (1, 3, 2), [(None, {2: 2, 3: 1})])
+        assert [(e.duel_for_place, e.duel_won) for e in unplaced] == [(None, None), (2, True), (2, False)]
+
+    def test_a_duel_between_players_no_longer_tied_decides_nothing(self) -> None:
+        # The final was corrected after the duel: 2 and 3 are no longer tied; the duel stays, with its games.
+        ranking = self.final({1: 110, 2: 50, 3: 30}, (1, 2, 3), [(2, {2: 2, 3: 1})])
+        assert [(e.duel_for_place, e.duel_won) for e in ranking] == [(None, None)] * 3
+        assert [e.decided_by for e in ranking] == ["", knockout.RULE_FINAL_PLACE, knockout.RULE_FINAL_PLACE]
