@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournament import backups, enums, seating
+from tournament import backups, enums, naming, seating
 from tournament.models import Round, Seat, Table, Tournament
 from tournament.writes import User, audit, bump
 
@@ -149,10 +149,8 @@ def option_label(option: seating.SeatingOption) -> str:
 
 
 def _round_name(planned: seating.PlannedRound) -> str:
-    """The round's one name, as ``Round.__str__`` gives it ("Main round 2", "Lucky-loser round")."""
-    if planned.stage == enums.Stage.MAIN:
-        return f"{enums.Stage.MAIN.label} {planned.number}"
-    return str(enums.Stage(planned.stage).label)
+    """The round's one name (``tournament.naming``: "Main round 2", "Lucky-loser round")."""
+    return naming.round_name(planned.stage, planned.number)
 
 
 def _outside_words(sizes: tuple[int, ...], preferred: int, largest: int) -> str:

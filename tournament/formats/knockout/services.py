@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from games.models import GameStatus
-from tournament import draws, enums, seating
+from tournament import draws, enums, naming, seating
 from tournament.errors import NeedsChoice, ServiceError
 from tournament.formats.base import FormatError
 from tournament.formats.knockout import reads
@@ -232,11 +232,8 @@ def _plan(tournament: Tournament, choice: str) -> knockout.NextRound | knockout.
 def _choice_message(tournament: Tournament, plan: knockout.NextRound) -> str:
     """Why the organiser is asked: the count does not split, or no split leads to the final's size;
     and how the options are ordered."""
-    if plan.stage == knockout.MAIN:
-        main_rounds = Round.objects.filter(tournament=tournament, stage=enums.Stage.MAIN).count()
-        name = f"{enums.Stage.MAIN.label} {main_rounds + 1}"
-    else:
-        name = str(enums.Stage(STAGE_BY_FORMAT_STAGE[plan.stage]).label)
+    stage = STAGE_BY_FORMAT_STAGE[plan.stage]
+    name = naming.round_name(stage, Round.objects.filter(tournament=tournament, stage=stage).count() + 1)
     params = {
         "round": name,
         "players": len(plan.players),
