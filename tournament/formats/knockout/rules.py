@@ -533,12 +533,68 @@ def _final_candidates(players: tuple[int, ...], settings: KnockoutSettings) -> l
     return [_Candidate(FINAL_OF_ALL, _final(players, settings), _final_path(len(players), settings))]
 
 
+def _plain_counts(players: int, settings: KnockoutSettings) -> list[int]:
+    """Table counts of the sizes that seat ``players`` at tables of two or more, the most first."""
+    return [tables for tables in table_counts(players, settings.preferred, settings.largest) if tables < players]
+
+
+def _plain_round(stage: str, players: int, tables: int, settings: KnockoutSettings) -> PlannedRound:
+    sizes = split_into(players, tables, settings.preferred, settings.preferred, settings.largest)
+    assert sizes is not None
+    return PlannedRound(stage, 0, sizes)
+
+
+def _plain_rest(players: int, settings: KnockoutSettings) -> tuple[PlannedRound, ...] | None:
+    """The rounds from ``players`` table winners to a final of exactly ``final_size`` by the plain
+    rule (tables of the sizes, the most tables whose winners still get there), or None. The search
+    of ``_decide`` would find the same way first; this is its fast case (a field of thousands)."""
+    if players == settings.final_size:
+        return (PlannedRound(FINAL, 0, (players,)),)
+    for tables in _plain_counts(players, settings):
+        if reaches_final(tables, settings.preferred, settings.largest, settings.final_size):
+            rest = _plain_rest(tables, settings)
+            assert rest is not None
+            return (_plain_round(MAIN, players, tables, settings), *rest)
+    return None
+
+
+def _plain_plan(
+    stage: str,
+    players: tuple[int, ...],
+    rounds: tuple[PlannedRound, ...],
+    settings: KnockoutSettings,
+    *,
+    main_number: int,
+) -> NextRound:
+    """The round the plain rule seats (the first of ``rounds``), with ``rounds`` as its forecast."""
+    return NextRound(
+        stage=stage,
+        players=players,
+        largest=settings.largest,
+        sizes=rounds[0].sizes,
+        forecast=_numbered(rounds, main_number),
+    )
+
+
 def _plan_first(ids: tuple[int, ...], settings: KnockoutSettings, choice: str) -> NextRound:
     """Round 1 seats everyone; every loser plays the lucky-loser round after it. Nobody is added or
     dropped."""
     count = len(ids)
     if count == settings.final_size:
         return _final(ids, settings)
+    for tables in _plain_counts(count, settings):  # the plain rule reaches the final: no search
+        for lucky in _plain_counts(count - tables, settings):
+            rest = _plain_rest(tables + lucky, settings)
+            if rest is not None:
+                first = _plain_round(MAIN, count, tables, settings)
+                second = _plain_round(LUCKY_LOSER, count - tables, lucky, settings)
+                return _plain_plan(MAIN, ids, (first, second, *rest), settings, main_number=1)
+    return _search_first(ids, settings, choice)
+
+
+def _search_first(ids: tuple[int, ...], settings: KnockoutSettings, choice: str) -> NextRound:
+    """Round 1 by the search of every way (``_decide``)."""
+    count = len(ids)
     candidates = _final_candidates(ids, settings)
     splits = _splits(count, settings, fewest=1)
     for tables, split in splits or _wide_splits(count, settings, fewest=1):
@@ -554,6 +610,16 @@ def _plan_lucky_losers(losers: tuple[int, ...], winners: int, settings: Knockout
     """Every round-1 loser (``losers``, best first) plays the lucky-loser round; its table winners join
     the ``winners`` of round 1. Where the count does not split into tables of the sizes, leaving the
     weakest out is offered last."""
+    for tables in _plain_counts(len(losers), settings):  # the plain rule reaches the final: no search
+        rest = _plain_rest(winners + tables, settings)
+        if rest is not None:
+            lucky = _plain_round(LUCKY_LOSER, len(losers), tables, settings)
+            return _plain_plan(LUCKY_LOSER, losers, (lucky, *rest), settings, main_number=2)
+    return _search_lucky_losers(losers, winners, settings, choice)
+
+
+def _search_lucky_losers(losers: tuple[int, ...], winners: int, settings: KnockoutSettings, choice: str) -> NextRound:
+    """The lucky-loser round by the search of every way (``_decide``)."""
     candidates = [
         _Candidate(split.code, _seated(LUCKY_LOSER, losers, split, settings), path)
         for split, path in _lucky_loser_paths(winners, len(losers), settings)
@@ -591,6 +657,17 @@ def _plan_main(
     count = len(advancing)
     if count == settings.final_size:
         return _final(advancing, settings)
+    rest = _plain_rest(count, settings)
+    if rest is not None:  # the plain rule reaches the final: no search
+        return _plain_plan(MAIN, advancing, rest, settings, main_number=main_number)
+    return _search_main(advancing, runners_up, settings, choice, main_number)
+
+
+def _search_main(
+    advancing: tuple[int, ...], runners_up: tuple[int, ...], settings: KnockoutSettings, choice: str, main_number: int
+) -> NextRound:
+    """A main round (or the final) by the search of every way (``_decide``)."""
+    count = len(advancing)
     candidates = _final_candidates(advancing, settings)
     extra = settings.final_size - count
     if 0 < extra <= len(runners_up):
@@ -666,8 +743,13 @@ _EARLIER_CODES = {LARGER_TABLE: ONE_LARGER_TABLE, SMALLER_TABLE: ONE_SMALLER_TAB
 
 def _forecast(path: _Path, main_number: int) -> tuple[PlannedRound, ...]:
     """The rounds of ``path`` with the main rounds numbered from ``main_number``."""
+    return _numbered(path.rounds(), main_number)
+
+
+def _numbered(rounds: Sequence[PlannedRound], main_number: int) -> tuple[PlannedRound, ...]:
+    """``rounds`` with the main rounds numbered from ``main_number``."""
     forecast = []
-    for planned in path.rounds():
+    for planned in rounds:
         if planned.stage == MAIN:
             planned = replace(planned, number=main_number)
             main_number += 1

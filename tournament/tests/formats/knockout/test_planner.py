@@ -436,3 +436,54 @@ def test_split_with_a_smaller_table() -> None:
 def test_reaches_final() -> None:
     reachable = [m for m in range(1, 60) if knockout.reaches_final(m, 3, 4, 3)]
     assert reachable == [3, *range(9, 13), *range(27, 49)]
+
+
+# --------------------------------------------------------------------------
+# The plain rule's fast case (a field of thousands is seated without the search)
+# --------------------------------------------------------------------------
+
+
+def searched(plan: NextRound, search: Callable[[], NextRound]) -> None:
+    """Where the plain rule reaches the final, the search seats the same round with the same forecast."""
+    if plan.needs_choice:
+        return
+    found = search()
+    assert not found.needs_choice
+    assert (found.stage, found.sizes, found.forecast) == (plan.stage, plan.sizes, plan.forecast)
+
+
+@settings(max_examples=150, deadline=None)
+@given(rules=knockout_settings(), n=st.integers(min_value=3, max_value=400))
+def test_the_fast_case_is_what_the_search_finds(rules: KnockoutSettings, n: int) -> None:
+    ids = tuple(range(1, n + 1))
+    entrants = [Entrant(id=pid, start_number=pid) for pid in ids]
+    try:
+        plan = plan_next_round(entrants, [], rules)
+    except knockout.FormatError:
+        return
+    assert isinstance(plan, NextRound)
+    if plan.stage == FINAL:
+        return
+    searched(plan, lambda: knockout._search_first(ids, rules, ""))
+    winners = len(plan.sizes)
+    losers = tuple(ids[winners:])
+    if len(losers) >= 2:
+        lucky = knockout._plan_lucky_losers(losers, winners, rules, "")
+        searched(lucky, lambda: knockout._search_lucky_losers(losers, winners, rules, ""))
+    main = knockout._plan_main(ids, (), rules, "", main_number=2)
+    if main.stage != FINAL:
+        searched(main, lambda: knockout._search_main(ids, (), rules, "", 2))
+
+
+def test_five_thousand_players_are_planned_without_the_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The plain rule's way is found without the search (which took 28 s at 5,000 players)."""
+
+    def no_search(*args: object) -> NextRound:
+        raise AssertionError("the search ran")
+
+    monkeypatch.setattr(knockout, "_search_first", no_search)
+    entrants = [Entrant(id=pid, start_number=pid) for pid in range(1, 5001)]
+    plan = plan_next_round(entrants, [], DEFAULT)
+    assert isinstance(plan, NextRound) and not plan.needs_choice
+    assert [r.stage for r in plan.forecast][:2] == [MAIN, LUCKY_LOSER] and plan.forecast[-1].sizes == (3,)
+    assert all(not outside(r.sizes) for r in plan.forecast)
