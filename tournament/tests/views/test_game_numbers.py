@@ -19,7 +19,7 @@ from django.test import Client
 
 from games.models import Game, GameStatus
 from tournament import enums, simulation
-from tournament.formats.knockout import services as knockout_services
+from tournament.formats.knockout import dry_run as knockout_dry_run
 from tournament.models import Player, Table, Tournament
 from tournament.tests.helpers import refreshed, set_dealer, url
 
@@ -28,9 +28,10 @@ pytestmark = [pytest.mark.core, pytest.mark.django_db]
 
 @pytest.fixture
 def table_one() -> tuple[Tournament, Table, list[int]]:
-    """Nine players, round 1 seated (three tables of three, first to three wins); table 1's dealer drawn."""
+    """Nine players, round 1 seated as the first option has it (three tables of three, first to three
+    wins); table 1's dealer drawn."""
     tournament = simulation.create_field(fmt=enums.Format.KNOCKOUT, players=9, seed=3)
-    started = knockout_services.generate_next_round(tournament=tournament, actor=None, seed=3)
+    started = knockout_dry_run.seat_next_round(tournament, actor=None, seed=3)  # asked at 9: the first option
     assert started.round is not None
     table = started.round.tables.get(number=1)
     assert table.wins_needed == 3
@@ -125,7 +126,7 @@ def test_the_game_after_an_undo_takes_the_undone_games_number_everywhere(organis
     assert next_game(organiser, tournament, table) == 4
     # The log, the corrections page and the games CSV say the same.
     trail = log(organiser, tournament)
-    assert re.search(rf"{re.escape(name(c))}[^.]* won game 3 at table 1\b", trail), trail
+    assert re.search(rf"Main round 1 · Table 1: {re.escape(name(c))}[^.]* won game 3\.", trail), trail
     assert "won game 4" not in trail
     corrections = text(organiser.get(url("table_corrections", tournament, table.pk)).content.decode())
     assert f"Game 3: {name(c)}" in corrections and "Correct or void game 3" in corrections
@@ -159,7 +160,8 @@ def test_two_undos_give_back_two_numbers(organiser, table_one):
     assert f"Game 2: {name(c)}" in games and f"Game 3: {name(c)}" in games and "Game 4" not in games
     assert next_game(organiser, tournament, table) == 4
     trail = log(organiser, tournament)
-    assert "Game 3 at table 1" in trail and "Game 2 at table 1" in trail  # the two undos
+    assert "Main round 1 · Table 1: game 3 undone." in trail  # the two undos
+    assert "Main round 1 · Table 1: game 2 undone." in trail
     assert "won game 4" not in trail and "won game 5" not in trail
 
 
@@ -189,6 +191,6 @@ def test_a_correction_after_an_undo_keeps_the_number_of_the_game_it_supersedes(o
     assert numbers(table, GameStatus.SUPERSEDED) == [(2, name(a))]
     assert numbers(table, GameStatus.VOIDED) == [(2, name(b))]
     assert Game.objects.get(table=table, status=GameStatus.VALID, number=2).supersedes_id == replayed.pk
-    assert "Game 2 at table 1" in log(organiser, tournament) and "corrected" in log(organiser, tournament)
+    assert "Main round 1 · Table 1: game 2 corrected" in log(organiser, tournament)
     assert next_game(organiser, tournament, table) == 3
     assert "Saved: game 3" in tap(organiser, tournament, table, b)
