@@ -205,3 +205,21 @@ def test_the_phone_page_names_the_duel_by_its_place(client, ended: Championship)
     assert "Final · Table 1: 0 points · place 2" in text
     won = "1 game won" if seat.games_won == 1 else f"{seat.games_won} games won"
     assert f"Final · Duel for place 2: {won}" in text and f"Duel for place 2: {won} · place" not in text
+
+
+def test_the_duel_table_shows_the_places_it_decides(client, login_as, ended: Championship) -> None:  # type: ignore[no-untyped-def]
+    """The referee's duel for place 2: its winner reads "place 2" and the other "place 3" (the duel's
+    own places 1 and 2 read as the final's: the winner of the duel for place 2 was "place 1")."""
+    duel = Table.objects.get(round__tournament=ended.tournament, is_duel=True)
+    assert duel.duel_for_place == 2 and duel.seats.count() == 2
+    login_as("referee", ended.tournament)
+    page = client.get(url("referee_table", ended.tournament, duel.pk)).content.decode()
+    seats = page[page.index('<ol class="seats">') :].split("</ol>")[0].split('<li class="seat')[1:]
+    badges = {}
+    for row in seats:
+        name = re.search(r'<span class="seat-name">([^<]+)', row)
+        assert name is not None
+        badges[html.unescape(name.group(1).strip())] = re.findall(r'<span class="badge">([^<]+)</span>', row)
+    winner = duel.seats.select_related("player").get(place=1).player.name
+    other = duel.seats.select_related("player").get(place=2).player.name
+    assert badges == {winner: ["place 2"], other: ["place 3"]}

@@ -147,3 +147,20 @@ class TestPoints:
         undo(other, table)  # the only game undone: nothing counts, the table may change
         login_as("organiser", other)
         assert locked not in client.get(url("settings", other)).content.decode()
+
+
+def test_the_knockout_question_stays_while_the_organiser_reads_it(client, login_as):  # type: ignore[no-untyped-def]
+    """Fourteen players: seating round 1 asks (409) with the options in words, the first ticked. The
+    question's form carries data-dirty, so the page's poll (poll.js, every 5 s) leaves it alone: it
+    replaced the question by the plain "Seat round 1" step while the organiser was reading it."""
+    tournament = field(enums.Format.KNOCKOUT, 14, seed=26)
+    login_as("organiser", tournament)
+    response = client.post(url("next_round", tournament), {"action": ""})
+    page = response.content.decode()
+    assert response.status_code == 409 and "the final cannot have exactly 3 players" in page
+    form = page[page.index('<form method="post" action="' + url("next_round", tournament)) :]
+    form = form[: form.index("</form>")]
+    assert form.split(">", 1)[0].endswith("data-dirty"), "the poller leaves the question alone"
+    first = form[form.index('name="choice"') :].split(">", 1)[0]
+    assert "checked" in first and "3 + 3 + 3 + 3 + 2 (one table of 2)" in form
+    assert not Round.objects.filter(tournament=tournament).exists()
