@@ -437,11 +437,12 @@ def _path(
     """A way with its ``key``: how far it departs from the rules, smaller first. Players left out
     (the rules seat every round-1 loser); several tables outside the sizes in one round; not reaching a final of exactly
     ``final_size`` by table winners; the tables outside the sizes; a runner-up moving up before
-    a final of another size, the nearer size first. Its ``kind`` is what it amounts to apart from
-    its count of tables outside the sizes: the best way of each kind is kept (one option each)."""
+    a final of another size, the nearer size first. Its ``kind`` is what it amounts to, its final
+    and whether players stay out: the best way of each kind is kept (one option each; a way with
+    more tables outside the sizes to the same final is never better)."""
     end = 0 if reaches else 1 if moved_up else 2
     key = (int(dropped > 0), int(many), int(not reaches), odd, end, distance, moved_up, dropped)
-    kind = (int(dropped > 0), int(many), final_size, moved_up)
+    kind = (int(dropped > 0), final_size, moved_up)
     return _Path(round_, rest, odd, many, final_size, moved_up, dropped, reaches, key, kind)
 
 
@@ -697,8 +698,8 @@ def _decide(
     The ways are ordered by their key (``_path``). Where the best seats tables of the sizes now and
     reaches ``final_size`` with tables of the sizes all the way, it is the plain rule: seated
     without a question. Otherwise the options are, in that order, the best way of each kind (what
-    the final will be, and whether players stay out or a round has several tables outside the
-    sizes) where it seats this round otherwise than an option before it: a way that only adds
+    the final will be, and whether players stay out) where it seats this round otherwise than an
+    option before it: a way that only adds
     tables outside the sizes to a better one of the same kind is not offered, and one that seats
     this round as an option before it is chosen later, when its round comes. Each has its
     forecast. Where the only option seats the usual tables now, it is seated: the departure comes
@@ -721,7 +722,9 @@ def _decide(
         best_of_kind.setdefault(candidate.path.kind, candidate)
     offered: list[_Candidate] = []
     for candidate in best_of_kind.values():  # in the order of their keys
-        if candidate.code not in {known.code for known in offered}:
+        # The final now (of everyone left, or with a runner-up moving up) is always a choice of its own.
+        outdone = candidate.plan.stage != FINAL and _outdone(candidate.path, offered)
+        if candidate.code not in {known.code for known in offered} and not outdone:
             offered.append(candidate)
     if [candidate.code for candidate in offered] == [PLAIN_ROUND]:
         return replace(first.plan, forecast=forecast)
@@ -739,6 +742,19 @@ def _decide(
 # A choice recorded when "larger_table" / "smaller_table" also meant a single such table: planned
 # again (``services._downstream``) it finds that way when no round of several such tables exists.
 _EARLIER_CODES = {LARGER_TABLE: ONE_LARGER_TABLE, SMALLER_TABLE: ONE_SMALLER_TABLE}
+
+
+def _outdone(path: _Path, offered: Sequence[_Candidate]) -> bool:
+    """An option before it reaches the final's size by table winners with no more departures from
+    the sizes (players left out, several tables outside them in a round, their count): a way to
+    another final (a runner-up moving up, another size) that departs as much or more is no choice."""
+    return any(
+        known.path.reaches
+        and known.path.dropped <= path.dropped
+        and known.path.many <= path.many
+        and known.path.odd <= path.odd
+        for known in offered
+    )
 
 
 def _forecast(path: _Path, main_number: int) -> tuple[PlannedRound, ...]:

@@ -24,13 +24,12 @@ def play_round(tournament, rnd: Round, seed: int) -> None:
 
 
 def seven_players_after_round_one():
-    """Seven players: tables of 4 and 3 (asked: the lucky-loser round will need a table of 5), five
-    losers for the lucky-loser round."""
+    """Seven players: tables of 4 and 3 (no other way for round 1: its note says the lucky-loser
+    round will need a table of 5), five losers for the lucky-loser round."""
     tournament = simulation.create_field(fmt=enums.Format.KNOCKOUT, players=7, seed=3)
-    with pytest.raises(NeedsChoice) as caught:
-        knockout_services.generate_next_round(tournament=tournament, actor=None, seed=1)
-    assert caught.value.options[0].code == "plain_round"
-    first = knockout_services.generate_next_round(tournament=tournament, actor=None, seed=1, choice="plain_round").round
+    first = knockout_services.generate_next_round(tournament=tournament, actor=None, seed=1).round
+    assert first.seating_note.startswith("Expected: Lucky-loser round at one table of 5, outside 3 to 4;")
+    assert first.public_note == ""
     assert sorted(t.seats.count() for t in first.tables.all()) == [3, 4]
     play_round(tournament, first, 1)
     return tournament, first
@@ -41,8 +40,9 @@ def test_the_lucky_loser_round_asks_and_records_the_choice(client, staff_user) -
     with pytest.raises(NeedsChoice) as caught:
         knockout_services.generate_next_round(tournament=tournament, actor=None, seed=2)
     codes = [o.code for o in caught.value.options]
-    # One table of 5 reaches a final of 3; 3 + 2 a final of 4; dropping a loser comes last.
-    assert codes == ["one_larger_table", "one_smaller_table", "one_fewer"]
+    # One table of 5 reaches a final of 3; dropping a loser comes last. (3 + 2 would lead to a final
+    # of 4 with as many tables outside the sizes: no choice, not offered.)
+    assert codes == ["one_larger_table", "one_fewer"]
 
     client.force_login(staff_user(tournament, enums.Role.ORGANISER))
     page = client.post(reverse("tournament:next_round", args=[tournament.pk]))

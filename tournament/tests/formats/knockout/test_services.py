@@ -130,8 +130,9 @@ def test_count_that_does_not_split_asks_the_organiser():
     tournament = simulation.create_field(fmt=enums.Format.KNOCKOUT, players=5, seed=1)
     with pytest.raises(NeedsChoice) as caught:
         knockout_services.generate_next_round(tournament=tournament, actor=None)
-    # Tables of 3 and 2 reach a final of three; a table of five and a final of five are the others.
-    assert [o.code for o in caught.value.options] == ["one_smaller_table", "one_larger_table", "final_of_all"]
+    # Tables of 3 and 2 reach a final of three; the final of all five now is the other choice (a table
+    # of five, with a runner-up moving up later, departs as much and is not offered).
+    assert [o.code for o in caught.value.options] == ["one_smaller_table", "final_of_all"]
     assert "Main round 1: 5 players cannot be split into tables of 3 to 4." in caught.value.message
     assert not Round.objects.filter(tournament=tournament).exists()
     started = knockout_services.generate_next_round(tournament=tournament, actor=None, choice="one_larger_table")
