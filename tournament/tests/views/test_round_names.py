@@ -223,3 +223,6 @@ def test_the_duel_table_shows_the_places_it_decides(client, login_as, ended: Cha
     winner = duel.seats.select_related("player").get(place=1).player.name
     other = duel.seats.select_related("player").get(place=2).player.name
     assert badges == {winner: ["place 2"], other: ["place 3"]}
+    # The heading and the banner say which duel it is and what its winner won.
+    assert "<h1>Duel for place 2</h1>" in page
+    assert f"{html.escape(winner)} wins the duel for place 2." in page and "wins the table" not in page
