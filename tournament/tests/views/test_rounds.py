@@ -55,6 +55,10 @@ def test_round_one_is_seated_then_the_next_step_waits_for_the_tables(client, log
     again = client.post(path, data)
     assert again.status_code == 409 and "still playing" in again.content.decode()
     assert snapshot() == before
+    # The reason stands above the region the page's poll replaces: it stays while the organiser reads it.
+    body = again.content.decode()
+    refusal = body.index('id="step-refused"')
+    assert refusal < body.index('id="rounds-body"') and "still playing" in body[refusal : body.index("</div>", refusal)]
 
 
 class TestLifeBands:
