@@ -244,31 +244,30 @@ def play_the_table_of_two(tablet: Page, tournament: Tournament, round_1: Round, 
 
 
 def seat_to_the_final(desk_page: Page, tournament: Tournament, screenshot: Shoot) -> dict[int, tuple[int, int]]:
-    """The lucky-loser round (asked in German), main round 2 (asked again), the final; every
-    table played through the services. Returns main round 2's (winner, runner-up) by table."""
+    """In German: the lucky-loser round (the usual tables, seated at once: its note expects the table
+    of 2 in main round 2), main round 2 (asked again: the table of 2 now); in English the final.
+    Every table played through the services. Returns main round 2's (winner, runner-up) by table."""
     nav(desk_page).get_by_role("link", name="Rounds").click()
     expect(desk_page.locator(".next-round")).to_contain_text("Every table of the round is decided.")
     desk_page.get_by_role("button", name="DE", exact=True).click()
     desk_page.get_by_role("button", name="Nächste Runde erstellen").click()
-    expect(question(desk_page)).to_contain_text("Lucky-Loser-Runde: 9 Spieler.")
-    expect(options(desk_page).first).to_contain_text("Lucky-Loser-Runde an Tischen mit 3 + 3 + 3.")
-    screenshot(desk_page, "championship-06-question-desk-de")
-    seat_with_the_first_option(desk_page, "Nächste Runde einteilen")
     expect(desk_page.locator(".messages")).to_contain_text("Lucky-Loser-Runde eingeteilt: 3 Tische.")
-    desk_page.get_by_role("button", name="EN", exact=True).click()
-    expect(desk_page.get_by_role("heading", name="Rounds", exact=True)).to_be_visible()
     lucky = round_of(tournament, enums.Stage.LUCKY_LOSER)
     assert sizes(lucky) == [3, 3, 3]
+    assert lucky.seating_note.startswith("Voraussichtlich: Hauptrunde 2 an Tischen mit 3 + 3 + 2 (ein Tisch mit")
     for table in lucky.tables.order_by("number"):
         play_in_turns(tournament, table)
 
     desk_page.reload()  # the tables were played elsewhere: the organiser looks again
-    desk_page.get_by_role("button", name="Generate the next round").click()
-    expect(question(desk_page)).to_contain_text("Main round 2: 8 players.")
-    expect(options(desk_page).first).to_contain_text("Main round 2 at tables of 3 + 3 + 2 (one table of 2)")
-    screenshot(desk_page, "championship-07-question-main-round-2-desk")
-    seat_with_the_first_option(desk_page, "Seat the next round")
-    expect(desk_page.locator(".messages")).to_contain_text("Main round 2 seated: 3 tables.")
+    desk_page.get_by_role("button", name="Nächste Runde erstellen").click()
+    expect(question(desk_page)).to_contain_text("Hauptrunde 2: 8 Spieler.")
+    expect(options(desk_page).first).to_contain_text("Hauptrunde 2 an Tischen mit 3 + 3 + 2 (ein Tisch mit 2 Spielern)")
+    screenshot(desk_page, "championship-06-question-desk-de")
+    seat_with_the_first_option(desk_page, "Nächste Runde einteilen")
+    expect(desk_page.locator(".messages")).to_contain_text("Hauptrunde 2 eingeteilt: 3 Tische.")
+    desk_page.get_by_role("button", name="EN", exact=True).click()
+    expect(desk_page.get_by_role("heading", name="Rounds", exact=True)).to_be_visible()
+    screenshot(desk_page, "championship-07-main-round-2-seated-desk")
     main_2 = round_of(tournament, enums.Stage.MAIN, 2)
     assert sorted(sizes(main_2)) == [2, 3, 3]
     pattern = {table.pk: play_in_turns(tournament, table) for table in main_2.tables.order_by("number")}
@@ -346,7 +345,7 @@ def play_the_final(tablet: Page, final: Table, screenshot: Shoot) -> tuple[Seat,
     assert {seat.player_id for seat in duel_seats} == {b.player_id, c.player_id} and duel.duel_for_place == 2
     won = max(range(2), key=lambda index: duel_seats[index].player.start_number or 0)
     tablet.get_by_role("link", name="Open the duel").click()
-    expect(tablet.get_by_role("heading", name="Duel", exact=True)).to_be_visible()
+    expect(tablet.get_by_role("heading", name="Duel for place 2", exact=True)).to_be_visible()
     pick_dealer(tablet, 0)
     for games in range(1, (duel.wins_needed or 1) + 1):
         tap_won(tablet, won, games)
