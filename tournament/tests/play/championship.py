@@ -7,7 +7,9 @@ last game to seat 2 makes seat 2 its winner; to seat 3, nobody has won yet. Ever
 round 2 is closed and the Final is seated, nothing played there.
 
 ``shared(django_db_blocker)`` builds one for a whole test module, in a transaction each test
-nests in (rolled back after each test, and at the module's end).
+nests in (rolled back after each test, and at the module's end); the fixtures ``built`` (once a
+module) and ``championship`` (each test, read again) use it: import ``built_fixture`` and
+``championship_fixture`` into a test module.
 
 ``to_the_end(championship)`` plays the Final (two finalists tie, so a duel for place 2 is seated
 and played) and finishes the tournament.
@@ -19,6 +21,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+import pytest
 from django.db import transaction
 
 from games.models import Game, GameStatus
@@ -131,3 +134,17 @@ def shared(django_db_blocker) -> Iterator[Championship]:  # type: ignore[no-unty
         with django_db_blocker.unblock():
             transaction.set_rollback(True)
             outer.__exit__(None, None, None)
+
+
+@pytest.fixture(scope="module", name="built")
+def built_fixture(django_db_setup, django_db_blocker) -> Iterator[Championship]:  # type: ignore[no-untyped-def]
+    """The championship to the seated Final, once for the module (rolled back at its end)."""
+    with shared(django_db_blocker) as championship:
+        yield championship
+
+
+@pytest.fixture(name="championship")
+def championship_fixture(built: Championship, db) -> Championship:  # type: ignore[no-untyped-def]
+    """``built`` as each test finds it (every test's changes are rolled back)."""
+    built.tournament.refresh_from_db()
+    return built

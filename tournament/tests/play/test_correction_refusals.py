@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -25,7 +24,13 @@ from tournament.models import AuditEntry, Round, Seat, Table
 from tournament.play import corrections
 from tournament.seating import SeatingOption
 from tournament.tests.helpers import refreshed, seated
-from tournament.tests.play.championship import Championship, last_game, shared, to_the_end
+from tournament.tests.play.championship import (  # noqa: F401 (the fixtures built, championship)
+    Championship,
+    built_fixture,
+    championship_fixture,
+    last_game,
+    to_the_end,
+)
 from tournament.tests.play.test_corrections import snapshot
 from tournament.writes import REFUSED
 
@@ -34,19 +39,6 @@ pytestmark = [pytest.mark.django_db]
 REASON = "the referee tapped the wrong player"
 # How the old messages named a place: by the tournament-wide round number.
 OLD_NAMES = re.compile(r"\b(of|in) round \d|\btable \d+ of round|Correct the later rounds first")
-
-
-@pytest.fixture(scope="module")
-def built(django_db_setup, django_db_blocker) -> Iterator[Championship]:  # type: ignore[no-untyped-def]
-    """The championship to the seated Final, once for the module (rolled back at its end)."""
-    with shared(django_db_blocker) as championship:
-        yield championship
-
-
-@pytest.fixture
-def championship(built: Championship, db) -> Championship:  # type: ignore[no-untyped-def]
-    built.tournament.refresh_from_db()
-    return built
 
 
 def table_of_three(championship: Championship, stage: str, stage_number: int = 1) -> Table:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -16,24 +15,18 @@ import pytest
 from tournament import enums
 from tournament.models import Seat, Table
 from tournament.tests.helpers import refreshed, seated, url
-from tournament.tests.play.championship import Championship, last_game, shared, to_the_end
+from tournament.tests.play.championship import (  # noqa: F401 (the fixtures built, championship)
+    Championship,
+    built_fixture,
+    championship_fixture,
+    last_game,
+    to_the_end,
+)
 from tournament.tests.play.test_corrections import snapshot
 
 pytestmark = [pytest.mark.django_db]
 
 TYPED = "Anna says Carla won the fifth game"
-
-
-@pytest.fixture(scope="module")
-def built(django_db_setup, django_db_blocker) -> Iterator[Championship]:  # type: ignore[no-untyped-def]
-    with shared(django_db_blocker) as championship:
-        yield championship
-
-
-@pytest.fixture
-def championship(built: Championship, db) -> Championship:  # type: ignore[no-untyped-def]
-    built.tournament.refresh_from_db()
-    return built
 
 
 def table_of_three(championship: Championship) -> tuple[Table, int, int, int]:

@@ -15,7 +15,6 @@ import html
 import io
 import re
 from collections import Counter
-from collections.abc import Iterator
 
 import pytest
 from django.urls import reverse
@@ -28,18 +27,17 @@ from tournament.selectors import audit as audit_reads
 from tournament.selectors import printing, public, screen
 from tournament.selectors import ranking as ranking_reads
 from tournament.tests.helpers import refreshed, url
-from tournament.tests.play.championship import Championship, last_game, shared, to_the_end
+from tournament.tests.play.championship import (  # noqa: F401 (the fixture built)
+    Championship,
+    built_fixture,
+    last_game,
+    to_the_end,
+)
 
 pytestmark = [pytest.mark.django_db]
 
 # The tournament-wide number where a name belongs: "table 2 of round 3", "round 3".
 NUMBERED = re.compile(r"\b(of|in) round \d|· round \d|^Round \d+ ·|\bRound \d+ seated")
-
-
-@pytest.fixture(scope="module")
-def built(django_db_setup, django_db_blocker) -> Iterator[Championship]:  # type: ignore[no-untyped-def]
-    with shared(django_db_blocker) as championship:
-        yield championship
 
 
 @pytest.fixture
