@@ -22,7 +22,6 @@ from django.urls import reverse
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, Response, expect
 
 from tournament import desk, enums, simulation
-from tournament.errors import NeedsChoice
 from tournament.formats.knockout import dry_run as knockout_dry_run
 from tournament.formats.knockout import services as knockout_services
 from tournament.models import CheckIn, Round, StaffRole, Table, Tournament
@@ -184,13 +183,8 @@ def record_win(tournament: Tournament, table: Table, position: int) -> None:
 
 
 def next_round(tournament: Tournament, rng: random.Random) -> Round:
-    """Generate the next knockout round, taking the first option where a count does not split."""
-    try:
-        started = knockout_services.generate_next_round(tournament=tournament, actor=None, seed=rng.getrandbits(31))
-    except NeedsChoice as choice:
-        started = knockout_services.generate_next_round(
-            tournament=tournament, actor=None, choice=choice.options[0].code, seed=rng.getrandbits(31)
-        )
+    """Generate the next knockout round, taking the first option where the organiser is asked."""
+    started = knockout_dry_run.seat_next_round(tournament, actor=None, seed=rng.getrandbits(31))
     assert started.round is not None
     return started.round
 
