@@ -479,9 +479,15 @@ def _swap(tournament: Tournament, swap: Swap, actor: User, outcome: _Outcome, *,
         outcome.lines.append(line + "; " + _("no game has been played there yet."))
     else:
         outcome.blocked.append(
-            _("%(where)s: %(count)d games played there would be voided.") % {"where": where, "count": len(played)}
+            ngettext(
+                "%(where)s: %(count)d game played there would be voided.",
+                "%(where)s: %(count)d games played there would be voided.",
+                len(played),
+            )
+            % {"where": where, "count": len(played)}
         )
-        outcome.lines.append(line + "; " + _("its %(count)d games are voided.") % {"count": len(played)})
+        voided = ngettext("its %(count)d game is voided.", "its %(count)d games are voided.", len(played))
+        outcome.lines.append(line + "; " + voided % {"count": len(played)})
         if table.status == enums.TableStatus.CLOSED and (_later_rounds(table).exists() or _players_seated_later(table)):
             raise ServiceError(
                 _(

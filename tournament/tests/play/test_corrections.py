@@ -170,7 +170,7 @@ def test_knockout_after_games_were_played_downstream() -> None:
     }
     with pytest.raises(corrections.ConfirmConsequences) as asked:
         corrections.correct_game(**kwargs)
-    assert asked.value.blocked and "1 games played there would be voided" in asked.value.blocked[0]
+    assert asked.value.blocked and "1 game played there would be voided" in asked.value.blocked[0]
     # Confirming without voiding the downstream games is not enough: nothing changes.
     before = snapshot(tournament)
     with pytest.raises(corrections.ConfirmConsequences):
