@@ -62,7 +62,7 @@ pytest-sqlite: $(VENV)/.installed-dev
 	$(TEST_ENV) DATABASE_URL=sqlite:///var/test-smoke.sqlite3 $(BIN)/pytest -q -n 2 -m "core and not browser and not postgres_only and not slow"
 
 pytest-browser: $(VENV)/.installed-dev postgres chromium
-	$(TEST_ENV) DATABASE_URL=$(PG_URL) DJANGO_ALLOW_ASYNC_UNSAFE=true $(BIN)/pytest -q -m browser
+	$(TEST_ENV) DATABASE_URL=$(PG_URL) DJANGO_ALLOW_ASYNC_UNSAFE=true $(BIN)/pytest -q -m browser -n 2
 
 ## make dry-runs: every format's dry run for every player count from 3 to 60 (about 8 minutes on 2 cores;
 ## make test runs the counts where the rules change, see tournament/tests/test_dry_runs_every_count.py).
