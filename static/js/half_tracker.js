@@ -1,5 +1,6 @@
-// The Schocken half tracker on a referee's tablet: the dice are tapped, not typed, and the game
-// is kept on the tablet until its result is recorded.
+// The Schocken half tracker on a referee's tablet: the dice are tapped, not typed; the game in
+// progress is kept on the server per table (every tablet continues it), the taps of the round in
+// progress on this tablet.
 //
 // Contract with templates/formats/life_bands/half_tracker.html (and the view in
 // tournament/formats/life_bands/views.py):
@@ -12,9 +13,13 @@
 //   throw comes from #tracker-throws, which the server builds from the game rules.
 // - localStorage["spielleitung.tracker.v1:<tournament>:<table>"] keeps the server's last #tracker
 //   (the game's state), the taps of the round in progress and the round before (to take it
-//   back). A reload or a lost connection loses nothing: the page shows it again. It is cleared
-//   when the table's version changes (a result was recorded or undone there) or the table is
-//   decided; a new game replaces it.
+//   back). A reload or a lost connection loses nothing. The server's kept game wins: when the
+//   page shows another state (another tablet scored, a result was recorded) the taps kept here
+//   are dropped and the page's game is shown. A take-back posts the round before on the kept
+//   revision (the server refuses a round posted on an older one).
+// - A decided game: "Record: X loses a chip" is a form of the outbox (static/js/outbox.js, the
+//   table page's "Lost"); while it is not saved the button waits, and once the outbox reports it
+//   saved ("spielleitung:entry") the tracker asks the server for the next game (its loser begins).
 // - Sharp play: the clock counts from the server's elapsed seconds. When the limit passes before
 //   the game's first round is scored, the game switches to one half (the server decides the same
 //   when that round is posted); a game already under way ends normally and says so.
@@ -25,7 +30,7 @@
   if (!app) return;
   const PREFIX = "spielleitung.tracker.v1:";
   const KEEP_MS = 2 * 24 * 60 * 60 * 1000; // games left behind on this tablet are forgotten after two days
-  const STATE_FIELDS = ["players", "stock", "lids", "half_losers", "starter"];
+  const STATE_FIELDS = ["players", "stock", "lids", "half_losers", "starter", "revision", "mark"];
   const ui = window.spielleitungUi;
   const t = (name) => (ui && ui.messages[name]) || name;
   const counted = (name, count) => {
@@ -42,6 +47,7 @@
   const RETRY_MS = [2000, 4000, 8000, 15000];
   let retries = 0;
   let retryTimer = null;
+  let pendingNote = ""; // said on the next #tracker (the loss saved, the next game begins)
 
   // --- storage ---------------------------------------------------------------------
 
@@ -96,8 +102,13 @@
     }
   }
 
+  // The table version a #tracker was rendered with (a recorded result changes it).
+  function versionOf(element) {
+    return (element && element.dataset.version) || app.dataset.version;
+  }
+
   function fresh(html) {
-    return { version: app.dataset.version, html: html, taps: [], pick: null, previous: null, waiting: false };
+    return { version: versionOf(parse(html)), html: html, taps: [], pick: null, previous: null, waiting: false };
   }
 
   // --- the tracker's state ---------------------------------------------------------
@@ -332,6 +343,7 @@
       element.querySelectorAll("input.dice-input").forEach((input) => (input.required = false));
     }
     render(element);
+    recordState(element);
     sharpen();
   }
 
@@ -385,11 +397,56 @@
       if (!entry || !entry.previous) return;
       // The round just scored comes back with its taps: change a die and score it again.
       const previous = entry.previous;
-      Object.assign(entry, { html: previous.html, taps: previous.taps, pick: null, previous: null, waiting: false });
+      const html = onRevision(previous.html, parse(entry.html));
+      Object.assign(entry, { html: html, taps: previous.taps, pick: null, previous: null, waiting: false });
       write(entry);
-      const shown = show(previous.html);
+      const shown = show(html);
       enhance(shown);
       note(shown, t("trackerTakenBack"));
+    }
+  });
+
+  // The round before, to be scored again on the revision the server keeps now (it holds the
+  // round being taken back; the server refuses a round posted on an older revision).
+  function onRevision(html, latest) {
+    const element = parse(html);
+    const kept = latest && latest.querySelector('input[name="revision"]');
+    if (!element || !kept) return html;
+    element.querySelectorAll('input[name="revision"]').forEach((input) => (input.value = kept.value));
+    return element.outerHTML;
+  }
+
+  // --- recording the loser -----------------------------------------------------------
+
+  // While the loss waits in the outbox (queued, sending, no connection) its button says so and
+  // cannot be tapped twice; the outbox's list above the tracker shows its state.
+  function recordState(element) {
+    const button = element && element.querySelector("[data-record-loser]");
+    if (!button) return;
+    const outbox = window.spielleitungOutbox;
+    const open = outbox && outbox.openFor ? outbox.openFor(app.dataset.trackerTable) : [];
+    if (open.length) {
+      button.disabled = true;
+      button.textContent = t("trackerRecordWaiting");
+    }
+  }
+
+  function nextGame() {
+    if (!window.htmx) {
+      window.location.reload();
+      return;
+    }
+    window.htmx.ajax("GET", window.location.pathname, { target: "#tracker", swap: "outerHTML" });
+  }
+
+  document.addEventListener("spielleitung:entry", (event) => {
+    const detail = event.detail || {};
+    if (detail.table !== app.dataset.trackerTable) return;
+    if (detail.fate === "saved") {
+      pendingNote = t("saved").replace("{label}", detail.label || "");
+      nextGame();
+    } else {
+      recordState(tracker());
     }
   });
 
@@ -425,8 +482,9 @@
       forget();
       return;
     }
+    app.dataset.version = versionOf(element);
     let entry = read();
-    if (!entry || entry.version !== app.dataset.version) entry = fresh(html);
+    if (!entry || entry.version !== versionOf(element)) entry = fresh(html);
     if (signature(element) !== signature(parse(entry.html))) {
       // The next round (or half): its taps start empty; the one before can be taken back (not
       // across games: a new game starts afresh).
@@ -439,6 +497,8 @@
     retries = 0;
     write(entry);
     enhance(element);
+    if (pendingNote) note(element, pendingNote);
+    pendingNote = "";
   });
 
   // No connection: the round stays on the tablet and is scored by itself once the connection is back.
@@ -526,13 +586,15 @@
     }
     const page = element.outerHTML;
     let entry = read();
-    if (entry && entry.version !== app.dataset.version) entry = null; // a result was recorded meanwhile
+    if (entry && entry.version !== versionOf(element)) entry = null; // a result was recorded meanwhile
     if (entry && !parse(entry.html || "")) entry = null; // unreadable: start from the page
     if (!entry) {
       entry = fresh(page);
     } else if (signature(parse(entry.html)) !== signature(element)) {
-      element = show(entry.html);
-      note(element, t("trackerRestored"));
+      // The server's kept game moved on (another tablet scored a round): it wins, and the taps
+      // this tablet kept for an older round are dropped, said so when there were any.
+      if (entry.taps.length || entry.waiting) note(element, t("trackerMovedOn"), "warn");
+      entry = fresh(page);
     } else {
       if (entry.taps.length) note(element, t("trackerRestored"));
       entry.html = page; // the same state, rendered now (sharp play may have begun)
