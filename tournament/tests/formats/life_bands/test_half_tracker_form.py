@@ -4,9 +4,9 @@ Each post carries the game's state, the kept game's revision and one round of th
 scored game is kept for the table (``TrackerGame``), nothing else is written. Bad input of
 any kind is answered 422 with a translated reason (naming the player whose throw does not
 exist) and never a 500; a state that does not fit the table shows the kept (or a new) game.
-Sharp play is the server's decision from the table's start, not the posted flag. The page also holds what ``static/js/half_tracker.js`` needs
-(the pad, the store key, the throws' words) and nothing a strict Content-Security-Policy
-forbids.
+Sharp play is the server's decision from the table's start, not the posted flag. The page
+also holds what ``static/js/half_tracker.js`` needs (the pad, the store key, the throws'
+words) and nothing a strict Content-Security-Policy forbids.
 """
 
 from __future__ import annotations
