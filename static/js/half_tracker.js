@@ -40,6 +40,7 @@
   const wordsData = document.getElementById("tracker-throws");
   const words = wordsData ? JSON.parse(wordsData.textContent) : {};
   const key = app.dataset.storeKey;
+  const core = window.spielleitungTrackerCore;
   const shownCurrent = new WeakMap(); // #tracker -> the seat whose row was last brought into view
   let memory = null; // used when the browser blocks localStorage
   let incoming = null; // the server's answer about to replace #tracker
@@ -163,62 +164,12 @@
     return Array.from(element.querySelectorAll("tr[data-seat]"));
   }
 
-  function nextOpen(seats, throws, from) {
-    const start = seats.indexOf(from);
-    for (let i = 1; i <= seats.length; i += 1) {
-      const seat = seats[(start + i) % seats.length];
-      if (throws[seat].dice.length < 3) return seat;
-    }
-    return from;
+  function seatsOf(element) {
+    return rowsOf(element).map((row) => row.dataset.seat);
   }
 
-  // The thrower moves on once three dice are in, unless a laid-aside one would change the throw
-  // (a 123 over several rolls): then the pad stays to offer that toggle.
   function replay(element, taps) {
-    const opening = element.dataset.opening === "1";
-    const seats = rowsOf(element).map((row) => row.dataset.seat);
-    const throws = {};
-    seats.forEach((seat) => (throws[seat] = { dice: [], rolls: null, kept: 0 }));
-    const round = { seats: seats, throws: throws, current: seats[0] };
-    taps.forEach((tap) => {
-      const done = throws[tap.s];
-      if (!done) return;
-      let current = tap.s;
-      if (tap.d) {
-        if (done.dice.length === 3) done.dice = []; // a full throw tapped again is entered anew
-        done.dice.push(tap.d);
-        const hold = keptMatters(done, rollsOf(round, tap.s, opening));
-        if (done.dice.length === 3 && !hold) current = nextOpen(seats, throws, tap.s);
-      } else if (tap.r) {
-        done.rolls = tap.r;
-      } else if (tap.k !== undefined) {
-        done.kept = tap.k;
-      }
-      round.current = current;
-    });
-    return round;
-  }
-
-  // Untapped rolls: the opening round of a half is thrown once; later the first thrower's rolls
-  // are the most the others may take, so they are the others' default.
-  function rollsOf(round, seat, opening) {
-    const chosen = round.throws[seat].rolls;
-    if (chosen) return chosen;
-    if (seat === round.seats[0]) return opening ? 1 : 3;
-    return rollsOf(round, round.seats[0], opening);
-  }
-
-  function wordKey(dice, rolls, kept) {
-    return dice.slice().sort().join("") + "-" + rolls + "-" + kept;
-  }
-
-  // A laid-aside one counts only where it changes the throw (a 123 over several rolls is no Straße).
-  function keptMatters(done, rolls) {
-    return done.dice.length === 3 && Boolean(words[wordKey(done.dice, rolls, 1)]);
-  }
-
-  function keptOf(done, rolls) {
-    return done.kept && keptMatters(done, rolls) ? 1 : 0;
+    return core.replay(seatsOf(element), taps, element.dataset.opening === "1", words);
   }
 
   function die(face) {
@@ -242,14 +193,15 @@
     const opening = element.dataset.opening === "1";
     const round = replay(element, entry.taps);
     const current = entry.pick && round.throws[entry.pick] ? entry.pick : round.current;
-    const shown = [];
-    rowsOf(element).forEach((row, turn) => {
-      const seat = row.dataset.seat;
-      const done = round.throws[seat];
-      const rolls = rollsOf(round, seat, opening);
-      const kept = keptOf(done, rolls);
+    const result = core.outcome(round, opening, words);
+    const rows = rowsOf(element);
+    const shown = result.shown.map((item) => Object.assign({ row: rows[item.turn] }, item));
+    shown.forEach((item) => {
+      const row = item.row;
+      const seat = item.seat;
+      const done = item.done;
+      const word = item.word;
       const complete = done.dice.length === 3;
-      const word = complete ? words[wordKey(done.dice, rolls, kept)] : null;
       const slots = row.querySelectorAll(".die-slot");
       slots.forEach((slot, index) => {
         slot.replaceChildren();
@@ -260,34 +212,20 @@
       wordBox.textContent = word ? word.word : "";
       wordBox.className = "throw-word" + (word ? " kind-" + word.kind : "");
       row.querySelector("[data-lids]").textContent = word ? word.lids : "";
-      row.querySelector("[data-rolls-note]").textContent = counted("trackerRolls", rolls);
+      row.querySelector("[data-rolls-note]").textContent = counted("trackerRolls", item.rolls);
       row.classList.toggle("is-current", seat === current);
       row.classList.toggle("is-complete", complete);
       row.querySelector("[data-pick]").setAttribute("aria-pressed", seat === current ? "true" : "false");
       const dice = field(form, "dice_" + seat);
       if (dice) dice.value = complete ? done.dice.join(" ") : "";
       const rollsField = field(form, "rolls_" + seat);
-      if (rollsField) rollsField.value = String(rolls);
+      if (rollsField) rollsField.value = String(item.rolls);
       const keptField = field(form, "kept_" + seat);
-      if (keptField) keptField.value = String(kept);
-      shown.push({ row: row, turn: turn, word: word, done: done, rolls: rolls, kept: kept, seat: seat });
+      if (keptField) keptField.value = String(item.kept);
+      row.querySelector("[data-mark-high]").hidden = seat !== result.high;
+      row.querySelector("[data-mark-low]").hidden = seat !== result.low;
     });
-    // Once every throw is in: who decides (the highest) and who takes the lids (the lowest); an
-    // equal throw made later ranks lower ("Mit ist Schitt").
-    const all = shown.length > 0 && shown.every((item) => item.word);
-    let high = null;
-    let low = null;
-    if (all) {
-      const better = (a, b) => a.word.rank > b.word.rank || (a.word.rank === b.word.rank && a.turn < b.turn);
-      shown.forEach((item) => {
-        if (!high || better(item, high)) high = item;
-        if (!low || better(low, item)) low = item;
-      });
-    }
-    shown.forEach((item) => {
-      item.row.querySelector("[data-mark-high]").hidden = item !== high;
-      item.row.querySelector("[data-mark-low]").hidden = item !== low;
-    });
+    const all = result.all;
     const now = shown.find((item) => item.seat === current) || shown[0];
     const pad = element.querySelector("[data-pad]");
     if (now && pad) {
@@ -295,11 +233,19 @@
       const padWord = pad.querySelector("[data-pad-word]");
       padWord.textContent = now.word ? now.word.word + " · " + now.word.lids : "";
       padWord.className = "pad-word" + (now.word ? " kind-" + now.word.kind : "");
+      const limit = core.rollLimit(round, now.seat, opening);
       pad.querySelectorAll("[data-roll]").forEach((button) => {
         button.setAttribute("aria-pressed", Number(button.dataset.roll) === now.rolls ? "true" : "false");
+        // The others may not roll more often than the round's first thrower.
+        button.disabled = Number(button.dataset.roll) > limit;
+      });
+      pad.querySelectorAll("[data-throw]").forEach((button) => {
+        const here =
+          now.done.dice.length === 3 && now.done.dice.slice().sort().join("") === button.dataset.throw.split("").sort().join("");
+        button.setAttribute("aria-pressed", here ? "true" : "false");
       });
       const keptButton = pad.querySelector("[data-kept]");
-      keptButton.hidden = !keptMatters(now.done, now.rolls);
+      keptButton.hidden = !core.keptMatters(words, now.done, now.rolls);
       keptButton.setAttribute("aria-pressed", now.kept ? "true" : "false");
       const undo = pad.querySelector("[data-undo]");
       undo.hidden = back;
@@ -354,17 +300,15 @@
     const entry = read();
     if (!element || !entry) return;
     const round = replay(element, entry.taps);
-    let seat = entry.pick && round.throws[entry.pick] ? entry.pick : round.current;
+    const seat = entry.pick && round.throws[entry.pick] ? entry.pick : round.current;
     if (seat === undefined) return;
     const tapped = change(seat, round);
-    if (tapped && tapped.d && round.throws[seat].dice.length === 3 && entry.pick !== seat) {
-      // A die after a throw held for its laid-aside toggle belongs to the next thrower; only a
-      // throw picked on purpose is entered anew.
-      seat = nextOpen(round.seats, round.throws, seat);
-      tapped.s = seat;
-    }
+    const entering = Boolean(tapped && (tapped.d || tapped.t));
+    // A die or throw after a throw held for its laid-aside toggle belongs to the next thrower;
+    // only a throw picked on purpose is entered anew.
+    if (entering) tapped.s = core.seatForThrow(round, entry.pick, true);
     if (tapped) entry.taps.push(tapped);
-    if (tapped && tapped.d) entry.pick = null; // the pad follows the turn order again
+    if (entering) entry.pick = null; // the pad follows the turn order again
     write(entry);
     render(element);
   }
@@ -373,7 +317,9 @@
     const target = event.target.closest("button");
     if (!target || !app.contains(target)) return;
     const element = tracker();
-    if (target.dataset.face) {
+    if (target.dataset.throw) {
+      tap((seat) => ({ s: seat, t: target.dataset.throw }));
+    } else if (target.dataset.face) {
       tap((seat) => ({ s: seat, d: Number(target.dataset.face) }));
     } else if (target.dataset.roll) {
       tap((seat) => ({ s: seat, r: Number(target.dataset.roll) }));
@@ -525,7 +471,9 @@
     if (!entry || !entry.waiting || !element || sending) return;
     const form = element.querySelector("[data-tracker-form]");
     const score = form && form.querySelector("[data-score]");
-    if (score && !score.disabled) form.requestSubmit(score);
+    if (!score || score.disabled) return;
+    if (window.htmx) window.htmx.process(form);
+    form.requestSubmit(score);
   }
 
   function retryLater() {
@@ -602,7 +550,12 @@
     write(entry);
     tick();
     enhance(element);
-    if (entry.waiting) resend();
+    // A round left waiting is sent again once htmx has taken over the page's forms (deferred
+    // scripts run before it does: sent earlier, the form would post as a plain page).
+    if (entry.waiting) {
+      if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", () => window.setTimeout(resend, 0));
+      else resend();
+    }
   }
 
   start();

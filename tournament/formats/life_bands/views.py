@@ -266,6 +266,7 @@ def half_tracker(request: HtmxHttpRequest, tournament: Tournament, table_id: int
     }
     if not request.htmx:
         context["throws"] = throw_words(street)
+    context["grid"] = throw_grid(street)
     if error and status == 200:
         status = 422
     return render(request, partial, context, status=status)
@@ -423,6 +424,39 @@ def throw_words(street: schocken.StreetRule) -> dict[str, dict[str, object]]:
         }
         for key, throw in throws.items()
     }
+
+
+def throw_grid(street: schocken.StreetRule) -> list[dict[str, str]]:
+    """The pad's one-tap throws: every three dice, best first (as thrown in one roll).
+
+    Each: ``dice`` (descending, "652": what the tap enters), ``kind`` (for the colour),
+    ``word`` (the full name, for screen readers), ``head``/``value`` (the button's two lines:
+    "Schock" / "3", "General" / "666", "Straße" / "456"; a simple throw only its dice).
+    """
+    grid = []
+    for dice in itertools.combinations_with_replacement(range(1, 7), 3):
+        throw = schocken.Throw(dice, rolls=1)
+        kind = schocken.throw_kind(throw, street)
+        digits = "".join(map(str, sorted(dice, reverse=True)))
+        head, value = {
+            schocken.ThrowKind.SCHOCK_OUT: ("Schock", "Out"),
+            schocken.ThrowKind.SCHOCK: ("Schock", str(max(dice))),
+            schocken.ThrowKind.GENERAL: ("General", digits),
+            schocken.ThrowKind.STRASSE: ("Straße", digits),
+        }.get(kind, ("", digits))
+        grid.append(
+            (
+                schocken.rank_key(throw, 0, street),
+                {
+                    "dice": digits,
+                    "kind": kind.name.lower(),
+                    "word": schocken.throw_label(throw, street),
+                    "head": head,
+                    "value": value,
+                },
+            )
+        )
+    return [entry for _key, entry in sorted(grid, key=lambda pair: pair[0], reverse=True)]
 
 
 def _throw_of(post: dict[str, str], seat: int, name: str) -> schocken.Throw | str:

@@ -301,9 +301,10 @@ def test_sharp_play_from_the_tables_clock(new_tablet, referee, schocken_table) -
     expect(tracker(page).locator(".badge-sharp")).to_have_text("sharp play")
     expect(page.locator("#tracker-loser")).to_have_text(f"{dora} loses the game.")
     screen(page, "half-tracker-sharp-decided")
-    tracker(page).get_by_role("button", name="Track the next game").click()
+    tracker(page).get_by_role("button", name=f"Record: {dora} loses a chip").click()
     expect(tracker(page).get_by_role("heading", name="First half")).to_be_visible()
     expect(tracker(page).locator("[data-when-sharp]")).to_be_visible()
+    expect(page.locator("#tracker-starter")).to_have_text(f"{dora} begins: the loser of the last game.")
 
     # A game under way when the limit passes ends normally with two halves, and says so.
     start_clock(table, limit - 600)
@@ -321,7 +322,7 @@ def test_sharp_play_from_the_tables_clock(new_tablet, referee, schocken_table) -
     expect(tracker(page).locator("[data-when-pending]")).to_be_visible()
     expect(tracker(page).locator("[data-when-sharp]")).to_be_hidden()
     expect(tracker(page).locator('input[name="sharp"]')).to_have_value("0")
-    tap(page, 6, 6, 5)  # Dora, who took the lids, begins
+    tap(page, 6, 6, 5)  # Carl, who took the lids, begins
     tap(page, 6, 6, 4)
     tap(page, 6, 6, 3)
     tap(page, 6, 6, 2)
