@@ -289,8 +289,20 @@
       element.querySelectorAll("input.dice-input").forEach((input) => (input.required = false));
     }
     render(element);
+    showRows(element);
     recordState(element);
     sharpen();
+  }
+
+  // Every thrower's row above the pad (the pad sits at the bottom of the screen): scrolled up just
+  // enough, never past the top of the tracker's card.
+  function showRows(element) {
+    const rows = rowsOf(element);
+    const controls = element.querySelector(".tracker-controls");
+    if (!rows.length || !controls) return;
+    const hidden = rows[rows.length - 1].getBoundingClientRect().bottom - controls.getBoundingClientRect().top + 8;
+    const room = element.getBoundingClientRect().top - 8;
+    if (hidden > 0 && room > 0) window.scrollBy(0, Math.min(hidden, room));
   }
 
   // --- taps ------------------------------------------------------------------------
@@ -434,7 +446,10 @@
     if (signature(element) !== signature(parse(entry.html))) {
       // The next round (or half): its taps start empty; the one before can be taken back (not
       // across games: a new game starts afresh).
-      entry.previous = element.dataset.fresh === "1" ? null : { html: entry.html, taps: entry.taps };
+      // Only a round this tablet scored can be taken back: not after a refusal (another tablet
+      // scored meanwhile, a result was recorded), nor across games.
+      const own = element.dataset.fresh !== "1" && !element.querySelector("#tracker-error");
+      entry.previous = own ? { html: entry.html, taps: entry.taps } : null;
       entry.html = html;
       entry.taps = [];
       entry.pick = null;

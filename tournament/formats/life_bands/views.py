@@ -442,7 +442,7 @@ def throw_grid(street: schocken.StreetRule) -> list[dict[str, str]]:
             schocken.ThrowKind.SCHOCK_OUT: ("Schock", "Out"),
             schocken.ThrowKind.SCHOCK: ("Schock", str(max(dice))),
             schocken.ThrowKind.GENERAL: ("General", digits),
-            schocken.ThrowKind.STRASSE: ("Straße", digits),
+            schocken.ThrowKind.STRASSE: ("Straße", "".join(map(str, sorted(dice)))),  # as said: "Straße 456"
         }.get(kind, ("", digits))
         grid.append(
             (
