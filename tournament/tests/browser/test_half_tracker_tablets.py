@@ -220,7 +220,7 @@ def test_two_tablets_play_whole_games_and_never_drop_a_loser(  # type: ignore[no
     before_three = play_game(german, GAME_OF_THREE, by_throw=False)
     record_from_tracker(german, carl, table, games=4)
 
-    print(  # noqa: T201 - the figures for the report (pytest -s)
+    print(  # the figures for the report (pytest -s)
         f"\nTaps per game: four players with a decider {before_four.count} -> {after_four.count}, "
         f"three players with a decider {before_three} -> {after_three} (plus one tap to record the loser)"
     )
