@@ -189,7 +189,10 @@
     const entry = read() || fresh(element.outerHTML);
     const back = entry.previous && !entry.taps.length;
     element.querySelectorAll("[data-take-back]").forEach((button) => (button.hidden = !back));
-    if (!form) return;
+    if (!form) {
+      recordState(element); // a decided game: its loss may be waiting in the outbox
+      return;
+    }
     const opening = element.dataset.opening === "1";
     const round = replay(element, entry.taps);
     const current = entry.pick && round.throws[entry.pick] ? entry.pick : round.current;
@@ -290,7 +293,6 @@
     }
     render(element);
     showRows(element);
-    recordState(element);
     sharpen();
   }
 
@@ -386,6 +388,8 @@
     if (open.length) {
       button.disabled = true;
       button.textContent = t("trackerRecordWaiting");
+      // The loss is on its way: the game is neither taken back nor discarded under it.
+      element.querySelectorAll("[data-take-back], [data-discard]").forEach((other) => (other.hidden = true));
     }
   }
 
@@ -402,6 +406,9 @@
     if (detail.table !== app.dataset.trackerTable) return;
     if (detail.fate === "saved") {
       pendingNote = t("saved").replace("{label}", detail.label || "");
+      nextGame();
+    } else if (detail.fate === "refused") {
+      // The outbox's list says why; the tracker shows what the table holds now.
       nextGame();
     } else {
       recordState(tracker());

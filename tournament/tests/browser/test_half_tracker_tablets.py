@@ -23,7 +23,7 @@ from games.models import Game
 from tournament import enums, simulation
 from tournament.formats.life_bands import services as life_bands
 from tournament.models import StaffRole, Table, Tournament
-from tournament.tests.browser.conftest import SCREENSHOTS
+from tournament.tests.browser.conftest import SCREENSHOTS, go_offline, go_online
 from tournament.tests.browser.tablet import seated
 
 pytestmark = pytest.mark.browser
@@ -213,7 +213,18 @@ def test_two_tablets_play_whole_games_and_never_drop_a_loser(  # type: ignore[no
     # Games 3 and 4 (three players): one tap per throw, then die by die. Dora loses game 3 and
     # begins game 4, which Carl loses.
     after_three = play_game(german, GAME_OF_THREE, by_throw=True)
-    record_from_tracker(german, dora, table, games=3)
+    # The loss tapped without a connection waits in the outbox (shown above the tracker, the
+    # button waiting too) and is recorded once the connection is back.
+    go_offline(german)
+    german.locator("#tracker [data-record-loser]").click()
+    expect(german.locator("#outbox .outbox-entry.is-waiting")).to_contain_text(dora)
+    expect(german.locator("#tracker [data-record-loser]")).to_be_disabled()
+    expect(german.locator("#tracker [data-discard]")).to_be_hidden()
+    screen(german, "tracker-de-record-waiting")
+    assert Game.objects.filter(table=table, status="valid").count() == 2
+    go_online(german)
+    expect(german.locator("#tracker[data-fresh='1']")).to_be_visible(timeout=15_000)
+    assert Game.objects.filter(table=table, status="valid").count() == 3
     assert starter(german) == dora
     italian.reload()
     assert starter(italian) == dora  # the other tablet follows

@@ -200,3 +200,29 @@ def test_the_decider_is_named_as_the_decider(two_tablets, table_of_four):
     assert hidden(page)["players"] == f"{players[3]},{players[0]}"  # the first-half loser throws first
     page = client.post(url, {**hidden(page), **throws({0: "1 1 1", 1: "3 2 2"})}).content.decode()
     assert f"{names(table)[0]} loses the decider." in page and "loses this half" not in page
+
+
+def test_an_undone_result_starts_the_game_again_from_the_table(two_tablets, table_of_four):
+    client, _other, user = two_tablets
+    tournament, table, players = table_of_four
+    url = path(tournament, table)
+    for loser in (players[1], players[3]):
+        table.refresh_from_db()
+        life_bands.record_loss(
+            tournament=tournament,
+            actor=user,
+            table_id=table.pk,
+            loser_id=loser,
+            version=table.version,
+            idempotency_key=uuid.uuid4().hex,
+        )
+    page = client.get(url).content.decode()
+    client.post(url, {**hidden(page), **throws({3: "1 1 3", 0: "6 5 2", 1: "4 2 1", 2: "3 2 2"})})
+    assert "10 lids in the middle" in client.get(url).content.decode()  # kept
+    table.refresh_from_db()
+    life_bands.undo_last_loss(tournament=tournament, actor=user, table_id=table.pk, version=table.version)
+    page = client.get(url).content.decode()
+    # Game 2 is undone: the game in progress followed it, so the tracker starts game 2 again,
+    # begun by game 1's loser.
+    assert "13 lids in the middle" in page and hidden(page)["starter"] == "1"
+    assert hidden(page)["mark"].startswith("1:")
