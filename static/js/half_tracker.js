@@ -29,6 +29,7 @@
   const app = document.getElementById("tracker-app");
   if (!app) return;
   const PREFIX = "spielleitung.tracker.v1:";
+  const FACES_KEY = "spielleitung.tracker.faces"; // the die-by-die pad opened on this tablet (kept)
   const KEEP_MS = 2 * 24 * 60 * 60 * 1000; // games left behind on this tablet are forgotten after two days
   const STATE_FIELDS = ["players", "stock", "lids", "half_losers", "starter", "revision", "mark"];
   const ui = window.spielleitungUi;
@@ -247,6 +248,9 @@
           now.done.dice.length === 3 && now.done.dice.slice().sort().join("") === button.dataset.throw.split("").sort().join("");
         button.setAttribute("aria-pressed", here ? "true" : "false");
       });
+      const faces = facesOpen();
+      pad.querySelector("[data-faces]").hidden = !faces;
+      pad.querySelector("[data-dice-toggle]").setAttribute("aria-expanded", faces ? "true" : "false");
       const keptButton = pad.querySelector("[data-kept]");
       keptButton.hidden = !core.keptMatters(words, now.done, now.rolls);
       keptButton.setAttribute("aria-pressed", now.kept ? "true" : "false");
@@ -307,6 +311,23 @@
     if (hidden > 0 && room > 0) window.scrollBy(0, Math.min(hidden, room));
   }
 
+  // The dice one by one: a second way to enter a throw, folded away so the rows stay above the pad.
+  function facesOpen() {
+    try {
+      return window.localStorage.getItem(FACES_KEY) === "1";
+    } catch (error) {
+      return false;
+    }
+  }
+
+  function setFacesOpen(open) {
+    try {
+      window.localStorage.setItem(FACES_KEY, open ? "1" : "0");
+    } catch (error) {
+      // storage blocked: the pad folds again on the next page
+    }
+  }
+
   // --- taps ------------------------------------------------------------------------
 
   function tap(change) {
@@ -339,6 +360,9 @@
       tap((seat) => ({ s: seat, r: Number(target.dataset.roll) }));
     } else if (target.hasAttribute("data-kept")) {
       tap((seat) => ({ s: seat, k: target.getAttribute("aria-pressed") === "true" ? 0 : 1 }));
+    } else if (target.hasAttribute("data-dice-toggle")) {
+      setFacesOpen(!facesOpen());
+      render(element);
     } else if (target.dataset.pick !== undefined) {
       const entry = read();
       if (!entry) return;

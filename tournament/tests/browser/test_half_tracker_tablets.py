@@ -24,7 +24,7 @@ from tournament import enums, simulation
 from tournament.formats.life_bands import services as life_bands
 from tournament.models import StaffRole, Table, Tournament
 from tournament.tests.browser.conftest import SCREENSHOTS, go_offline, go_online
-from tournament.tests.browser.tablet import seated
+from tournament.tests.browser.tablet import MIN_TAP_PX, assert_tap_target, seated
 
 pytestmark = pytest.mark.browser
 
@@ -105,6 +105,9 @@ def play_round(
         if by_throw:
             taps.click(page, f'[data-pad] [data-throw="{dice}"]')
         else:
+            if page.locator("#tracker [data-faces]").is_hidden():
+                # The die-by-die pad (kept open on this tablet): not counted, the old pad had no fold.
+                page.locator("#tracker [data-dice-toggle]").click()
             for face in dice:
                 taps.click(page, f'[data-pad] [data-face="{face}"]')
         if screenshot:
@@ -131,6 +134,15 @@ def record_from_tracker(page: Page, loser: str, table: Table, games: int) -> Non
     expect(page.locator("#tracker[data-fresh='1']")).to_be_visible()  # the next game, from the server
     assert Game.objects.filter(table=table, status="valid").count() == games
     assert Game.objects.filter(table=table, status="valid").order_by("-number").first().loser.name == loser  # type: ignore[union-attr]
+
+
+def assert_rows_above_pad(page: Page) -> None:
+    """Every thrower's row is on screen above the pad (which stays at the bottom): nothing cut."""
+    controls = page.locator("#tracker .tracker-controls").bounding_box()
+    assert controls is not None
+    for row in page.locator("#tracker tr[data-seat]").all():
+        box = row.bounding_box()
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= controls["y"] + 1, box
 
 
 def starter(page: Page) -> str:
@@ -162,6 +174,7 @@ def test_two_tablets_play_whole_games_and_never_drop_a_loser(  # type: ignore[no
     expect_step(italian, "second_half")
     assert starter(italian) == anna
     expect(italian.locator("#tracker .tracker-lids")).to_have_text(["0", "0", "0", "0"])
+    assert_rows_above_pad(italian)
     screen(italian, "tracker-it-second-tablet")
     play_round(italian, SECOND_HALF_OF_FOUR[0], before_four, by_throw=False)
 
@@ -194,8 +207,14 @@ def test_two_tablets_play_whole_games_and_never_drop_a_loser(  # type: ignore[no
 
     # One tap records Anna's loss through the outbox; the next game begins with her.
     record_from_tracker(german, anna, table, games=1)
+    german.locator("#tracker [data-dice-toggle]").click()  # folded again: one tap per throw from here
+    expect(german.locator("#tracker [data-faces]")).to_be_hidden()
     assert starter(german) == anna
     expect(german.locator("#tracker-starter")).to_contain_text(anna)
+    expect(german.locator("#tracker [data-tracker-note]")).to_be_visible()  # "saved", in German
+    assert_rows_above_pad(german)
+    for dice in ("111", "654", "221"):
+        assert_tap_target(german.locator(f'#tracker [data-throw="{dice}"]'), dice, minimum=MIN_TAP_PX)
     screen(german, "tracker-de-next-game")
 
     # Game 2 (four players) with one tap per throw.
