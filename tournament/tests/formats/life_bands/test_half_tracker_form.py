@@ -352,3 +352,18 @@ def test_the_page_keeps_to_a_strict_content_security_policy(referee, table_of_fo
     for tag in re.findall(r"<script[^>]*>", page):
         assert " src=" in tag or 'type="application/json"' in tag, tag
     assert re.search(r'<script src="/static/js/half_tracker\.js" defer></script>', page)
+
+
+@pytest.mark.parametrize("street", list(schocken.StreetRule))
+def test_every_one_tap_throw_has_its_word_and_the_pad_lists_them_best_first(street):
+    """The pad's 56 throw buttons: each resolves to a word of the script's table in any roll, and
+    they stand in the order of the rules (best first), as the referee looks for them."""
+    grid = tracker_views.throw_grid(street)
+    words = tracker_views.throw_words(street)
+    assert len(grid) == 56 and len({button["dice"] for button in grid}) == 56
+    for button in grid:
+        for rolls in (1, 2, 3):
+            assert f"{''.join(sorted(button['dice']))}-{rolls}-0" in words
+    ranks = [words[f"{''.join(sorted(button['dice']))}-1-0"]["rank"] for button in grid]
+    assert ranks == sorted(ranks, reverse=True)
+    assert grid[0]["word"] == "Schock-Out" and grid[-1]["dice"] == "221"
