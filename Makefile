@@ -9,7 +9,7 @@ PG_URL ?= postgres://postgres@127.0.0.1:5432/spielleitung
 TEST_ENV := DJANGO_SECRET_KEY=test-only-secret-key DJANGO_DEBUG=0
 RUN_ENV = DJANGO_SECRET_KEY="$$(cat var/secret_key)" DJANGO_DEBUG=0
 
-.PHONY: dry-runs run install test lint types pytest-postgres pytest-sqlite pytest-browser postgres chromium bench messages clean
+.PHONY: dry-runs run install test lint types js-test pytest-postgres pytest-sqlite pytest-browser postgres chromium bench messages clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -38,8 +38,8 @@ run: install
 	$(RUN_ENV) $(BIN)/python manage.py load_demo
 	$(RUN_ENV) $(BIN)/python manage.py serve --host $(HOST) --port $(PORT)
 
-## make test: lint, types, the suite on PostgreSQL, a smoke run on SQLite, browser tests.
-test: $(VENV)/.installed-dev postgres chromium lint types pytest-postgres pytest-sqlite pytest-browser
+## make test: lint, types, the scripts' unit tests (node), the suite on PostgreSQL, a smoke run on SQLite, browser tests.
+test: $(VENV)/.installed-dev postgres chromium lint types js-test pytest-postgres pytest-sqlite pytest-browser
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
@@ -47,6 +47,10 @@ lint: $(VENV)/.installed-dev
 
 types: $(VENV)/.installed-dev
 	$(BIN)/mypy
+
+## make js-test: the browser scripts' pure parts (static/js/tracker_core.js) under Node's own runner.
+js-test:
+	node --test static/js/tests
 
 postgres:
 	@pg_isready -q -h 127.0.0.1 -p 5432 || pg_ctlcluster --skip-systemctl-redirect $$(ls /etc/postgresql) main start

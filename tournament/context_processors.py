@@ -85,9 +85,12 @@ def ui_messages(request: HttpRequest) -> dict[str, object]:
             # The Schocken half tracker (static/js/half_tracker.js).
             "trackerRolls": _counted(lambda n: ngettext("{count} roll", "{count} rolls", n)),
             "trackerProgress": _("{done} of {total} throws entered"),
-            "trackerRestored": _(
-                "Carried on where you were: this game is kept on this tablet until its loser is recorded."
+            "trackerRestored": _("Carried on where you were: the taps of this round are kept on this tablet."),
+            "trackerMovedOn": _(
+                "This game moved on meanwhile (another tablet, or a result at the table): it is shown as it "
+                "stands. The taps kept here for an earlier round were dropped."
             ),
+            "trackerRecordWaiting": _("Waiting to be sent: see the list above"),
             "trackerOffline": _(
                 "No connection: the throws stay on this tablet and are scored as soon as the connection is back."
             ),

@@ -592,3 +592,29 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.created_at:%H:%M:%S} {self.action}"
+
+
+class TrackerGame(models.Model):
+    """The Schocken game in progress at a table as the half tracker left it (life bands), one row per
+    table, so every tablet opening the tracker continues the same game (same half, lids, thrower).
+
+    ``state`` holds the tracker's encoded state (``life_bands.views.TrackerState.encode``);
+    ``results_mark`` names the table's recorded games it follows ("<valid games>:<last valid game>"):
+    once a result is recorded, undone or corrected there the kept game is stale and the tracker
+    starts the next game from the table. ``revision`` grows with every scored round: a tablet that
+    posts a round on an older revision is refused (``life_bands.tracker.keep_game``), never
+    silently overwrites a round another tablet scored.
+    """
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="tracker_game")
+    state = models.JSONField(default=dict)
+    results_mark = models.CharField(max_length=40, blank=True)
+    revision = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("tracked game")
+        verbose_name_plural = _("tracked games")
+
+    def __str__(self) -> str:
+        return f"{self.table_id} r{self.revision}"

@@ -506,3 +506,30 @@ class GameTracker:
         if self.next_step is not Step.DECIDER:
             raise InvalidGameStep(f"no decider is being played (next step: {self.next_step})")
         return GameTracker(sharp=self.sharp, half_losers=self.half_losers, decider_loser=player)
+
+
+def game_starter(seat_order: Sequence[int], in_play: Iterable[int], last_loser: int | None) -> int:
+    """Who throws first in a new game at a table: an index into the players still in play, in seat order.
+
+    "Jedes weitere Spiel wird immer vom Verlierer der zuvor gespielten Runde begonnen": every game
+    after the first is begun by the last recorded game's loser; when that player is no longer in
+    play at the table (their last chip went with that game), the next player after them in seat
+    order who still is. *Decided*: the rules do not say who begins a table's first game (the
+    loading throw, "geladen", is everyone's first round and names nobody), so the first game
+    keeps seat order: the first seat still in play (index 0).
+
+    ``seat_order`` is every player of the table in seat order, ``in_play`` those still playing
+    (at least one of them), ``last_loser`` the loser of the table's last valid game or None.
+    """
+    playing = set(in_play)
+    order = [player for player in seat_order if player in playing]
+    if not order:
+        raise InvalidGameStep("nobody is in play at this table")
+    if last_loser is None or last_loser not in seat_order:
+        return 0
+    start = list(seat_order).index(last_loser)
+    for step in range(len(seat_order)):
+        player = seat_order[(start + step) % len(seat_order)]
+        if player in playing:
+            return order.index(player)
+    return 0  # unreachable: ``order`` is not empty

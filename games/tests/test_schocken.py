@@ -499,3 +499,46 @@ def test_whole_game_played_with_random_throws(players: int, sharp: bool, seed: i
             game = game.record_half_loser(loser)
     assert game.loser in everyone
     assert game.loser in game.half_losers
+
+
+# --- who begins a game ("Jedes weitere Spiel wird immer vom Verlierer der zuvor gespielten Runde begonnen") ---
+
+
+def test_the_first_game_keeps_seat_order() -> None:
+    assert schocken.game_starter([7, 3, 9], [7, 3, 9], None) == 0
+    assert schocken.game_starter([7, 3, 9], [3, 9], None) == 0  # the first seat still in play
+
+
+def test_the_last_loser_begins_or_the_next_in_seat_order() -> None:
+    assert schocken.game_starter([7, 3, 9, 4], [7, 3, 9, 4], 9) == 2
+    # 9 went out with that game: 4, next after 9 in seat order, begins (index 2 among 7, 3, 4).
+    assert schocken.game_starter([7, 3, 9, 4], [7, 3, 4], 9) == 2
+    # 4, the last seat, went out: the order wraps to the first seat still playing.
+    assert schocken.game_starter([7, 3, 9, 4], [3, 9], 4) == 0
+
+
+def test_nobody_in_play_is_refused() -> None:
+    with pytest.raises(InvalidGameStep):
+        schocken.game_starter([1, 2], [], 1)
+
+
+@given(
+    seats=st.lists(st.integers(1, 99), min_size=2, max_size=5, unique=True),
+    data=st.data(),
+)
+def test_game_starter_properties(seats: list[int], data: st.DataObject) -> None:
+    in_play = data.draw(st.lists(st.sampled_from(seats), min_size=1, unique=True))
+    last = data.draw(st.one_of(st.none(), st.sampled_from(seats)))
+    order = [player for player in seats if player in in_play]
+    index = schocken.game_starter(seats, in_play, last)
+    assert 0 <= index < len(order)
+    begins = order[index]
+    if last is None:
+        assert begins == order[0]
+    elif last in in_play:
+        assert begins == last  # the loser of the game before begins
+    else:
+        # Nobody still in play sits between the loser (out now) and who begins, in seat order.
+        start, end = seats.index(last), seats.index(begins)
+        between = [seats[(start + step) % len(seats)] for step in range(1, (end - start) % len(seats))]
+        assert not set(between) & set(in_play)

@@ -1,5 +1,6 @@
-// The Schocken half tracker on a referee's tablet: the dice are tapped, not typed, and the game
-// is kept on the tablet until its result is recorded.
+// The Schocken half tracker on a referee's tablet: the dice are tapped, not typed; the game in
+// progress is kept on the server per table (every tablet continues it), the taps of the round in
+// progress on this tablet.
 //
 // Contract with templates/formats/life_bands/half_tracker.html (and the view in
 // tournament/formats/life_bands/views.py):
@@ -12,9 +13,13 @@
 //   throw comes from #tracker-throws, which the server builds from the game rules.
 // - localStorage["spielleitung.tracker.v1:<tournament>:<table>"] keeps the server's last #tracker
 //   (the game's state), the taps of the round in progress and the round before (to take it
-//   back). A reload or a lost connection loses nothing: the page shows it again. It is cleared
-//   when the table's version changes (a result was recorded or undone there) or the table is
-//   decided; a new game replaces it.
+//   back). A reload or a lost connection loses nothing. The server's kept game wins: when the
+//   page shows another state (another tablet scored, a result was recorded) the taps kept here
+//   are dropped and the page's game is shown. A take-back posts the round before on the kept
+//   revision (the server refuses a round posted on an older one).
+// - A decided game: "Record: X loses a chip" is a form of the outbox (static/js/outbox.js, the
+//   table page's "Lost"); while it is not saved the button waits, and once the outbox reports it
+//   saved ("spielleitung:entry") the tracker asks the server for the next game (its loser begins).
 // - Sharp play: the clock counts from the server's elapsed seconds. When the limit passes before
 //   the game's first round is scored, the game switches to one half (the server decides the same
 //   when that round is posted); a game already under way ends normally and says so.
@@ -24,8 +29,9 @@
   const app = document.getElementById("tracker-app");
   if (!app) return;
   const PREFIX = "spielleitung.tracker.v1:";
+  const FACES_KEY = "spielleitung.tracker.faces"; // the die-by-die pad opened on this tablet (kept)
   const KEEP_MS = 2 * 24 * 60 * 60 * 1000; // games left behind on this tablet are forgotten after two days
-  const STATE_FIELDS = ["players", "stock", "lids", "half_losers", "starter"];
+  const STATE_FIELDS = ["players", "stock", "lids", "half_losers", "starter", "revision", "mark"];
   const ui = window.spielleitungUi;
   const t = (name) => (ui && ui.messages[name]) || name;
   const counted = (name, count) => {
@@ -35,6 +41,7 @@
   const wordsData = document.getElementById("tracker-throws");
   const words = wordsData ? JSON.parse(wordsData.textContent) : {};
   const key = app.dataset.storeKey;
+  const core = window.spielleitungTrackerCore;
   const shownCurrent = new WeakMap(); // #tracker -> the seat whose row was last brought into view
   let memory = null; // used when the browser blocks localStorage
   let incoming = null; // the server's answer about to replace #tracker
@@ -42,6 +49,7 @@
   const RETRY_MS = [2000, 4000, 8000, 15000];
   let retries = 0;
   let retryTimer = null;
+  let pendingNote = ""; // said on the next #tracker (the loss saved, the next game begins)
 
   // --- storage ---------------------------------------------------------------------
 
@@ -96,8 +104,13 @@
     }
   }
 
+  // The table version a #tracker was rendered with (a recorded result changes it).
+  function versionOf(element) {
+    return (element && element.dataset.version) || app.dataset.version;
+  }
+
   function fresh(html) {
-    return { version: app.dataset.version, html: html, taps: [], pick: null, previous: null, waiting: false };
+    return { version: versionOf(parse(html)), html: html, taps: [], pick: null, previous: null, waiting: false };
   }
 
   // --- the tracker's state ---------------------------------------------------------
@@ -152,62 +165,12 @@
     return Array.from(element.querySelectorAll("tr[data-seat]"));
   }
 
-  function nextOpen(seats, throws, from) {
-    const start = seats.indexOf(from);
-    for (let i = 1; i <= seats.length; i += 1) {
-      const seat = seats[(start + i) % seats.length];
-      if (throws[seat].dice.length < 3) return seat;
-    }
-    return from;
+  function seatsOf(element) {
+    return rowsOf(element).map((row) => row.dataset.seat);
   }
 
-  // The thrower moves on once three dice are in, unless a laid-aside one would change the throw
-  // (a 123 over several rolls): then the pad stays to offer that toggle.
   function replay(element, taps) {
-    const opening = element.dataset.opening === "1";
-    const seats = rowsOf(element).map((row) => row.dataset.seat);
-    const throws = {};
-    seats.forEach((seat) => (throws[seat] = { dice: [], rolls: null, kept: 0 }));
-    const round = { seats: seats, throws: throws, current: seats[0] };
-    taps.forEach((tap) => {
-      const done = throws[tap.s];
-      if (!done) return;
-      let current = tap.s;
-      if (tap.d) {
-        if (done.dice.length === 3) done.dice = []; // a full throw tapped again is entered anew
-        done.dice.push(tap.d);
-        const hold = keptMatters(done, rollsOf(round, tap.s, opening));
-        if (done.dice.length === 3 && !hold) current = nextOpen(seats, throws, tap.s);
-      } else if (tap.r) {
-        done.rolls = tap.r;
-      } else if (tap.k !== undefined) {
-        done.kept = tap.k;
-      }
-      round.current = current;
-    });
-    return round;
-  }
-
-  // Untapped rolls: the opening round of a half is thrown once; later the first thrower's rolls
-  // are the most the others may take, so they are the others' default.
-  function rollsOf(round, seat, opening) {
-    const chosen = round.throws[seat].rolls;
-    if (chosen) return chosen;
-    if (seat === round.seats[0]) return opening ? 1 : 3;
-    return rollsOf(round, round.seats[0], opening);
-  }
-
-  function wordKey(dice, rolls, kept) {
-    return dice.slice().sort().join("") + "-" + rolls + "-" + kept;
-  }
-
-  // A laid-aside one counts only where it changes the throw (a 123 over several rolls is no Straße).
-  function keptMatters(done, rolls) {
-    return done.dice.length === 3 && Boolean(words[wordKey(done.dice, rolls, 1)]);
-  }
-
-  function keptOf(done, rolls) {
-    return done.kept && keptMatters(done, rolls) ? 1 : 0;
+    return core.replay(seatsOf(element), taps, element.dataset.opening === "1", words);
   }
 
   function die(face) {
@@ -227,18 +190,22 @@
     const entry = read() || fresh(element.outerHTML);
     const back = entry.previous && !entry.taps.length;
     element.querySelectorAll("[data-take-back]").forEach((button) => (button.hidden = !back));
-    if (!form) return;
+    if (!form) {
+      recordState(element); // a decided game: its loss may be waiting in the outbox
+      return;
+    }
     const opening = element.dataset.opening === "1";
     const round = replay(element, entry.taps);
     const current = entry.pick && round.throws[entry.pick] ? entry.pick : round.current;
-    const shown = [];
-    rowsOf(element).forEach((row, turn) => {
-      const seat = row.dataset.seat;
-      const done = round.throws[seat];
-      const rolls = rollsOf(round, seat, opening);
-      const kept = keptOf(done, rolls);
+    const result = core.outcome(round, opening, words);
+    const rows = rowsOf(element);
+    const shown = result.shown.map((item) => Object.assign({ row: rows[item.turn] }, item));
+    shown.forEach((item) => {
+      const row = item.row;
+      const seat = item.seat;
+      const done = item.done;
+      const word = item.word;
       const complete = done.dice.length === 3;
-      const word = complete ? words[wordKey(done.dice, rolls, kept)] : null;
       const slots = row.querySelectorAll(".die-slot");
       slots.forEach((slot, index) => {
         slot.replaceChildren();
@@ -249,34 +216,20 @@
       wordBox.textContent = word ? word.word : "";
       wordBox.className = "throw-word" + (word ? " kind-" + word.kind : "");
       row.querySelector("[data-lids]").textContent = word ? word.lids : "";
-      row.querySelector("[data-rolls-note]").textContent = counted("trackerRolls", rolls);
+      row.querySelector("[data-rolls-note]").textContent = counted("trackerRolls", item.rolls);
       row.classList.toggle("is-current", seat === current);
       row.classList.toggle("is-complete", complete);
       row.querySelector("[data-pick]").setAttribute("aria-pressed", seat === current ? "true" : "false");
       const dice = field(form, "dice_" + seat);
       if (dice) dice.value = complete ? done.dice.join(" ") : "";
       const rollsField = field(form, "rolls_" + seat);
-      if (rollsField) rollsField.value = String(rolls);
+      if (rollsField) rollsField.value = String(item.rolls);
       const keptField = field(form, "kept_" + seat);
-      if (keptField) keptField.value = String(kept);
-      shown.push({ row: row, turn: turn, word: word, done: done, rolls: rolls, kept: kept, seat: seat });
+      if (keptField) keptField.value = String(item.kept);
+      row.querySelector("[data-mark-high]").hidden = seat !== result.high;
+      row.querySelector("[data-mark-low]").hidden = seat !== result.low;
     });
-    // Once every throw is in: who decides (the highest) and who takes the lids (the lowest); an
-    // equal throw made later ranks lower ("Mit ist Schitt").
-    const all = shown.length > 0 && shown.every((item) => item.word);
-    let high = null;
-    let low = null;
-    if (all) {
-      const better = (a, b) => a.word.rank > b.word.rank || (a.word.rank === b.word.rank && a.turn < b.turn);
-      shown.forEach((item) => {
-        if (!high || better(item, high)) high = item;
-        if (!low || better(low, item)) low = item;
-      });
-    }
-    shown.forEach((item) => {
-      item.row.querySelector("[data-mark-high]").hidden = item !== high;
-      item.row.querySelector("[data-mark-low]").hidden = item !== low;
-    });
+    const all = result.all;
     const now = shown.find((item) => item.seat === current) || shown[0];
     const pad = element.querySelector("[data-pad]");
     if (now && pad) {
@@ -284,11 +237,22 @@
       const padWord = pad.querySelector("[data-pad-word]");
       padWord.textContent = now.word ? now.word.word + " · " + now.word.lids : "";
       padWord.className = "pad-word" + (now.word ? " kind-" + now.word.kind : "");
+      const limit = core.rollLimit(round, now.seat, opening);
       pad.querySelectorAll("[data-roll]").forEach((button) => {
         button.setAttribute("aria-pressed", Number(button.dataset.roll) === now.rolls ? "true" : "false");
+        // The others may not roll more often than the round's first thrower.
+        button.disabled = Number(button.dataset.roll) > limit;
       });
+      pad.querySelectorAll("[data-throw]").forEach((button) => {
+        const here =
+          now.done.dice.length === 3 && now.done.dice.slice().sort().join("") === button.dataset.throw.split("").sort().join("");
+        button.setAttribute("aria-pressed", here ? "true" : "false");
+      });
+      const faces = facesOpen();
+      pad.querySelector("[data-faces]").hidden = !faces;
+      pad.querySelector("[data-dice-toggle]").setAttribute("aria-expanded", faces ? "true" : "false");
       const keptButton = pad.querySelector("[data-kept]");
-      keptButton.hidden = !keptMatters(now.done, now.rolls);
+      keptButton.hidden = !core.keptMatters(words, now.done, now.rolls);
       keptButton.setAttribute("aria-pressed", now.kept ? "true" : "false");
       const undo = pad.querySelector("[data-undo]");
       undo.hidden = back;
@@ -332,7 +296,36 @@
       element.querySelectorAll("input.dice-input").forEach((input) => (input.required = false));
     }
     render(element);
+    showRows(element);
     sharpen();
+  }
+
+  // Every thrower's row above the pad (the pad sits at the bottom of the screen): scrolled up just
+  // enough, never past the top of the tracker's card.
+  function showRows(element) {
+    const rows = rowsOf(element);
+    const controls = element.querySelector(".tracker-controls");
+    if (!rows.length || !controls) return;
+    const hidden = rows[rows.length - 1].getBoundingClientRect().bottom - controls.getBoundingClientRect().top + 8;
+    const room = element.getBoundingClientRect().top - 8;
+    if (hidden > 0 && room > 0) window.scrollBy(0, Math.min(hidden, room));
+  }
+
+  // The dice one by one: a second way to enter a throw, folded away so the rows stay above the pad.
+  function facesOpen() {
+    try {
+      return window.localStorage.getItem(FACES_KEY) === "1";
+    } catch (error) {
+      return false;
+    }
+  }
+
+  function setFacesOpen(open) {
+    try {
+      window.localStorage.setItem(FACES_KEY, open ? "1" : "0");
+    } catch (error) {
+      // storage blocked: the pad folds again on the next page
+    }
   }
 
   // --- taps ------------------------------------------------------------------------
@@ -342,17 +335,15 @@
     const entry = read();
     if (!element || !entry) return;
     const round = replay(element, entry.taps);
-    let seat = entry.pick && round.throws[entry.pick] ? entry.pick : round.current;
+    const seat = entry.pick && round.throws[entry.pick] ? entry.pick : round.current;
     if (seat === undefined) return;
     const tapped = change(seat, round);
-    if (tapped && tapped.d && round.throws[seat].dice.length === 3 && entry.pick !== seat) {
-      // A die after a throw held for its laid-aside toggle belongs to the next thrower; only a
-      // throw picked on purpose is entered anew.
-      seat = nextOpen(round.seats, round.throws, seat);
-      tapped.s = seat;
-    }
+    const entering = Boolean(tapped && (tapped.d || tapped.t));
+    // A die or throw after a throw held for its laid-aside toggle belongs to the next thrower;
+    // only a throw picked on purpose is entered anew.
+    if (entering) tapped.s = core.seatForThrow(round, entry.pick, true);
     if (tapped) entry.taps.push(tapped);
-    if (tapped && tapped.d) entry.pick = null; // the pad follows the turn order again
+    if (entering) entry.pick = null; // the pad follows the turn order again
     write(entry);
     render(element);
   }
@@ -361,12 +352,17 @@
     const target = event.target.closest("button");
     if (!target || !app.contains(target)) return;
     const element = tracker();
-    if (target.dataset.face) {
+    if (target.dataset.throw) {
+      tap((seat) => ({ s: seat, t: target.dataset.throw }));
+    } else if (target.dataset.face) {
       tap((seat) => ({ s: seat, d: Number(target.dataset.face) }));
     } else if (target.dataset.roll) {
       tap((seat) => ({ s: seat, r: Number(target.dataset.roll) }));
     } else if (target.hasAttribute("data-kept")) {
       tap((seat) => ({ s: seat, k: target.getAttribute("aria-pressed") === "true" ? 0 : 1 }));
+    } else if (target.hasAttribute("data-dice-toggle")) {
+      setFacesOpen(!facesOpen());
+      render(element);
     } else if (target.dataset.pick !== undefined) {
       const entry = read();
       if (!entry) return;
@@ -385,11 +381,61 @@
       if (!entry || !entry.previous) return;
       // The round just scored comes back with its taps: change a die and score it again.
       const previous = entry.previous;
-      Object.assign(entry, { html: previous.html, taps: previous.taps, pick: null, previous: null, waiting: false });
+      const html = onRevision(previous.html, parse(entry.html));
+      Object.assign(entry, { html: html, taps: previous.taps, pick: null, previous: null, waiting: false });
       write(entry);
-      const shown = show(previous.html);
+      const shown = show(html);
       enhance(shown);
       note(shown, t("trackerTakenBack"));
+    }
+  });
+
+  // The round before, to be scored again on the revision the server keeps now (it holds the
+  // round being taken back; the server refuses a round posted on an older revision).
+  function onRevision(html, latest) {
+    const element = parse(html);
+    const kept = latest && latest.querySelector('input[name="revision"]');
+    if (!element || !kept) return html;
+    element.querySelectorAll('input[name="revision"]').forEach((input) => (input.value = kept.value));
+    return element.outerHTML;
+  }
+
+  // --- recording the loser -----------------------------------------------------------
+
+  // While the loss waits in the outbox (queued, sending, no connection) its button says so and
+  // cannot be tapped twice; the outbox's list above the tracker shows its state.
+  function recordState(element) {
+    const button = element && element.querySelector("[data-record-loser]");
+    if (!button) return;
+    const outbox = window.spielleitungOutbox;
+    const open = outbox && outbox.openFor ? outbox.openFor(app.dataset.trackerTable) : [];
+    if (open.length) {
+      button.disabled = true;
+      button.textContent = t("trackerRecordWaiting");
+      // The loss is on its way: the game is neither taken back nor discarded under it.
+      element.querySelectorAll("[data-take-back], [data-discard]").forEach((other) => (other.hidden = true));
+    }
+  }
+
+  function nextGame() {
+    if (!window.htmx) {
+      window.location.reload();
+      return;
+    }
+    window.htmx.ajax("GET", window.location.pathname, { target: "#tracker", swap: "outerHTML" });
+  }
+
+  document.addEventListener("spielleitung:entry", (event) => {
+    const detail = event.detail || {};
+    if (detail.table !== app.dataset.trackerTable) return;
+    if (detail.fate === "saved") {
+      pendingNote = t("saved").replace("{label}", detail.label || "");
+      nextGame();
+    } else if (detail.fate === "refused") {
+      // The outbox's list says why; the tracker shows what the table holds now.
+      nextGame();
+    } else {
+      recordState(tracker());
     }
   });
 
@@ -425,12 +471,16 @@
       forget();
       return;
     }
+    app.dataset.version = versionOf(element);
     let entry = read();
-    if (!entry || entry.version !== app.dataset.version) entry = fresh(html);
+    if (!entry || entry.version !== versionOf(element)) entry = fresh(html);
     if (signature(element) !== signature(parse(entry.html))) {
       // The next round (or half): its taps start empty; the one before can be taken back (not
       // across games: a new game starts afresh).
-      entry.previous = element.dataset.fresh === "1" ? null : { html: entry.html, taps: entry.taps };
+      // Only a round this tablet scored can be taken back: not after a refusal (another tablet
+      // scored meanwhile, a result was recorded), nor across games.
+      const own = element.dataset.fresh !== "1" && !element.querySelector("#tracker-error");
+      entry.previous = own ? { html: entry.html, taps: entry.taps } : null;
       entry.html = html;
       entry.taps = [];
       entry.pick = null;
@@ -439,6 +489,8 @@
     retries = 0;
     write(entry);
     enhance(element);
+    if (pendingNote) note(element, pendingNote);
+    pendingNote = "";
   });
 
   // No connection: the round stays on the tablet and is scored by itself once the connection is back.
@@ -465,7 +517,9 @@
     if (!entry || !entry.waiting || !element || sending) return;
     const form = element.querySelector("[data-tracker-form]");
     const score = form && form.querySelector("[data-score]");
-    if (score && !score.disabled) form.requestSubmit(score);
+    if (!score || score.disabled) return;
+    if (window.htmx) window.htmx.process(form);
+    form.requestSubmit(score);
   }
 
   function retryLater() {
@@ -526,13 +580,15 @@
     }
     const page = element.outerHTML;
     let entry = read();
-    if (entry && entry.version !== app.dataset.version) entry = null; // a result was recorded meanwhile
+    if (entry && entry.version !== versionOf(element)) entry = null; // a result was recorded meanwhile
     if (entry && !parse(entry.html || "")) entry = null; // unreadable: start from the page
     if (!entry) {
       entry = fresh(page);
     } else if (signature(parse(entry.html)) !== signature(element)) {
-      element = show(entry.html);
-      note(element, t("trackerRestored"));
+      // The server's kept game moved on (another tablet scored a round): it wins, and the taps
+      // this tablet kept for an older round are dropped, said so when there were any.
+      if (entry.taps.length || entry.waiting) note(element, t("trackerMovedOn"), "warn");
+      entry = fresh(page);
     } else {
       if (entry.taps.length) note(element, t("trackerRestored"));
       entry.html = page; // the same state, rendered now (sharp play may have begun)
@@ -540,7 +596,12 @@
     write(entry);
     tick();
     enhance(element);
-    if (entry.waiting) resend();
+    // A round left waiting is sent again once htmx has taken over the page's forms (deferred
+    // scripts run before it does: sent earlier, the form would post as a plain page).
+    if (entry.waiting) {
+      if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", () => window.setTimeout(resend, 0));
+      else resend();
+    }
   }
 
   start();

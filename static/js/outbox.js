@@ -106,8 +106,22 @@
 
   // --- taking an entry -------------------------------------------------------------
 
+  // The table's panel (the table page), or another part of a page that records entries for it
+  // (the half tracker's "Record: X loses a chip"): its buttons wait and come back the same way.
   function panelFor(table) {
-    return document.querySelector('#table-panel[data-table-id="' + table + '"]');
+    return (
+      document.querySelector('#table-panel[data-table-id="' + table + '"]') ||
+      document.querySelector('[data-table-id="' + table + '"]:has(form[data-entry])')
+    );
+  }
+
+  // Tell the page an entry's fate (the half tracker starts the next game once its loser is saved).
+  function announce(entry, fate, version) {
+    document.dispatchEvent(
+      new CustomEvent("spielleitung:entry", {
+        detail: { table: entry.table, kind: entry.kind, fate: fate, version: version, label: describe(entry) },
+      })
+    );
   }
 
   document.addEventListener("submit", (event) => {
@@ -305,7 +319,7 @@
     });
     store(entries);
     const panel = panelFor(entry.table);
-    if (panel && !panel.querySelector("[data-dirty]:not([data-submitting])") && html.includes('id="table-panel"')) {
+    if (panel && panel.id === "table-panel" && !panel.querySelector("[data-dirty]:not([data-submitting])") && html.includes('id="table-panel"')) {
       delete document.body.dataset.pollHold;
       window.htmx.swap(panel, html, { swapStyle: "outerHTML" });
     } else {
@@ -319,12 +333,14 @@
         notice(t("saved").replace("{label}", describe(entry)), "ok");
       }
     }
+    announce(entry, "saved", nextVersion);
   }
 
   function refuse(entry, reason, html) {
     const panel = panelFor(entry.table);
     const ownForm = panel && panel.querySelector("form[data-submitting]");
-    const swap = panel && html && html.includes('id="table-panel"') && (ownForm || !panel.querySelector("[data-dirty]"));
+    const swap =
+      panel && panel.id === "table-panel" && html && html.includes('id="table-panel"') && (ownForm || !panel.querySelector("[data-dirty]"));
     if (swap && !entry.tries && ownForm) {
       // Refused right after the tap: the new panel says why (and keeps a calculator's hands); nothing to keep.
       store(load().filter((e) => e.key !== entry.key));
@@ -353,6 +369,7 @@
     } else {
       release(entry, false);
     }
+    announce(entry, "refused", null);
   }
 
   function wait(entry) {
@@ -360,6 +377,7 @@
     change(entry.key, { state: "waiting", tries: (entry.tries || 0) + 1 });
     release(entry, true);
     schedule();
+    announce(entry, "waiting", null);
   }
 
   // --- what the referee sees -------------------------------------------------------
@@ -594,5 +612,9 @@
       })
       .catch(() => {});
   }
-  window.spielleitungOutbox = { pending: () => load().filter((e) => OPEN.includes(e.state)).length };
+  window.spielleitungOutbox = {
+    pending: () => load().filter((e) => OPEN.includes(e.state)).length,
+    // The entries of one table not yet saved (queued, sending, waiting, failed, waiting for a login).
+    openFor: (table) => load().filter((e) => e.table === String(table) && OPEN.includes(e.state)),
+  };
 })();

@@ -1,12 +1,16 @@
 """The Schocken half tracker: a referee's calculator at the table.
 
 The referee enters each player's throw of a round -- with JavaScript by tapping
-the dice on a pad (``static/js/half_tracker.js``), without it by typing them --
+the throw on a pad (``static/js/half_tracker.js``), without it by typing them --
 and the app names who receives how many lids, detects a half's loser,
-Pitsch-Patsch and the decider between the two half losers. It writes nothing on
-the server: the game's state travels in the form (the tablet also keeps it in
-localStorage, so a reload or a lost connection loses nothing), and the game's
-loser is then tapped on the table page as usual.
+Pitsch-Patsch and the decider between the two half losers. The game in progress
+is kept on the server per table (``life_bands.tracker``: a second tablet continues
+the same game; a round scored on an older revision is refused and the kept game
+shown); the tablet keeps the taps of the round in progress in localStorage. The
+game's loser is recorded in one tap through the tablet's outbox (the table page's
+"Lost" form), never dropped: a decided game whose loser is not recorded stays on
+screen until it is recorded (or discarded on purpose). Each new game is begun by
+the last recorded game's loser (``schocken.game_starter``).
 
 Sharp play ("scharfes Spiel": one half only) is the server's decision, from the
 table's start and ``Tournament.sharp_play_minutes`` (never in the grand final):
@@ -18,6 +22,7 @@ form from then on.
 from __future__ import annotations
 
 import itertools
+import uuid
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -32,6 +37,7 @@ from django.views.decorators.http import require_http_methods
 from games.rules import schocken
 from tournament import enums
 from tournament.formats.life_bands import rules as life_bands
+from tournament.formats.life_bands import tracker as kept_games
 from tournament.http import HtmxHttpRequest
 from tournament.models import Table, Tournament
 from tournament.permissions import tournament_role
@@ -69,6 +75,7 @@ class TrackerState:
             "stock": str(self.half.stock),
             "lids": ",".join(map(str, self.half.lids)),
             "half_losers": ",".join(map(str, self.tracker.half_losers)),
+            "decider_loser": "" if self.tracker.decider_loser is None else str(self.tracker.decider_loser),
             "sharp": "1" if self.tracker.sharp else "0",
             "starter": str(self.starter),
         }
@@ -87,11 +94,14 @@ def _decode(post: dict[str, str], in_play: list[int]) -> TrackerState:
     try:
         players = _ints(post.get("players", ""))
         half = schocken.HalfState(stock=int(post["stock"]), lids=tuple(_ints(post["lids"])))
+        decider_loser = _ints(post.get("decider_loser", ""))
         tracker = schocken.GameTracker(
-            sharp=post.get("sharp") == "1", half_losers=tuple(_ints(post.get("half_losers", "")))
+            sharp=post.get("sharp") == "1",
+            half_losers=tuple(_ints(post.get("half_losers", ""))),
+            decider_loser=decider_loser[0] if len(decider_loser) == 1 else None,
         )
         starter = int(post.get("starter", "0"))
-    except (KeyError, ValueError) as error:
+    except (KeyError, ValueError) as error:  # InvalidGameStep is a ValueError
         raise BadState(str(error)) from error
     step = tracker.next_step
     if len(set(players)) != len(players) or not set(tracker.half_losers) <= set(in_play):
@@ -112,27 +122,49 @@ def _decode(post: dict[str, str], in_play: list[int]) -> TrackerState:
     return TrackerState(players=players, half=half, tracker=tracker, starter=starter)
 
 
-def _new_game(in_play: list[int], sharp: bool) -> TrackerState:
+def _new_game(in_play: list[int], sharp: bool, starter: int = 0) -> TrackerState:
+    """A game not begun: its first half, thrown first by ``starter`` (``schocken.game_starter``)."""
     return TrackerState(
         players=in_play,
         half=schocken.HalfState.start(len(in_play)),
         tracker=schocken.GameTracker(sharp=sharp),
-        starter=0,
+        starter=starter,
     )
+
+
+def _kept_state(kept: Any, mark: str, in_play: list[int]) -> TrackerState | None:
+    """The kept game when it still follows the table's recorded games and fits its players."""
+    if kept is None or kept.results_mark != mark or not kept.state:
+        return None
+    try:
+        return _decode({str(name): str(value) for name, value in kept.state.items()}, in_play)
+    except BadState:
+        return None
+
+
+def _int(text: str | None, default: int) -> int:
+    try:
+        return int(text or "")
+    except ValueError:
+        return default
 
 
 @require_http_methods(["GET", "POST"])
 @tournament_role(enums.Role.REFEREE)
 def half_tracker(request: HtmxHttpRequest, tournament: Tournament, table_id: int) -> HttpResponse:
-    """The tracker page (GET: a new game) and its rounds (POST), answered with the tracker.
+    """The tracker page (GET: the game kept for this table, else the next game) and its rounds
+    (POST), answered with the tracker.
 
     The form: the state (``players``, ``stock``, ``lids``, ``half_losers``, ``sharp``,
-    ``starter``, as ``TrackerState.encode`` wrote it) and, for every seat that throws,
+    ``starter``, as ``TrackerState.encode`` wrote it), the kept game's ``revision`` and the
+    table's results ``mark`` it was shown with, and, for every seat that throws,
     ``dice_<seat>`` (three dice 1-6, "6 5 2"), ``rolls_<seat>`` (1-3) and ``kept_<seat>``
-    (ones laid aside before the last roll, 0-2, default 0); ``action=new`` starts the next game.
-    Answers 200 with the next state; 422 with the reason and nothing changed when a throw
-    does not exist (the typed values are shown again) or the game is already decided; 422
-    with a new game when the state is unreadable; 409 when the table has nothing to track.
+    (ones laid aside before the last roll, 0-2, default 0); ``action=new`` discards the kept
+    game (asked first on the page). Answers 200 with the next state (kept); 422 with the
+    reason and nothing changed when a throw does not exist (the typed values are shown again),
+    the game is already decided, or the state is unreadable (the kept game shown); 409 with
+    the kept game when another tablet scored meanwhile (an older ``revision``) or a result
+    was recorded at the table (another ``mark``), and when the table has nothing to track.
     For htmx requests only the ``#tracker`` partial.
     """
     try:
@@ -150,42 +182,108 @@ def half_tracker(request: HtmxHttpRequest, tournament: Tournament, table_id: int
     sharp_now = _sharp_now(tournament, view.table)
     street = street_rule(tournament)
     message = error = ""
+    status = 200
     entered: dict[int, dict[str, str]] = {}
-    current = _new_game(in_play, sharp_now)
-    if request.method == "POST" and request.POST.get("action") != "new":
+    mark = kept_games.results_mark(view.games)
+    last = view.last_game
+    starter = schocken.game_starter(
+        [seat.player_id for seat in view.seats], in_play, last.loser_id if last is not None else None
+    )
+    kept = kept_games.kept_game(view.table.pk)
+    revision = kept.revision if kept is not None else 0
+    next_game = _new_game(in_play, sharp_now, starter)
+    current = _kept_state(kept, mark, in_play) or next_game
+    if request.method == "POST":
         post = request.POST.dict()
-        try:
-            current = _decode(post, in_play)
-        except BadState:
-            current = _new_game(in_play, sharp_now)
-            error = _(
-                "The tracker could not read this game's state (the page was out of date or changed), "
-                "so it starts a new game."
+        if post.get("mark", mark) != mark:
+            error, status = (
+                _(
+                    "A result was recorded or undone at this table meanwhile: the tracker now shows "
+                    "the game after it. This round was not scored."
+                ),
+                409,
             )
-        else:
-            if current.fresh:
-                # The game begins with this round: the clock decides, not the posted flag.
-                current = replace(current, tracker=replace(current.tracker, sharp=sharp_now))
-            if current.tracker.next_step is schocken.Step.DONE:
-                error = _("This game is already decided: tap its loser on the table page, or track the next game.")
+        elif _int(post.get("revision"), 0) != revision:
+            error, status = _stale_message(), 409
+        elif post.get("action") == "new":
+            # Only on purpose (the page asks first): a decided game's loser is otherwise recorded.
+            try:
+                revision = kept_games.keep_game(
+                    table_id=view.table.pk, revision=revision, results_mark=mark, state=next_game.encode()
+                ).revision
+            except kept_games.StaleGame as stale:
+                current, revision, error, status = _stale(stale, mark, in_play, next_game)
             else:
-                scored = _play(post, current, names, street)
-                if isinstance(scored, str):
-                    error = scored
-                    entered = _entered(post, current)
+                current = next_game
+                message = _("The tracked game was discarded without recording it: the next game begins.")
+        else:
+            try:
+                current = _decode(post, in_play)
+            except BadState:
+                # ``current`` stays the game kept for this table (a new game when none is kept).
+                error = _(
+                    "The tracker could not read this game's state (the page was out of date or changed), "
+                    "so it shows the game kept for this table."
+                )
+            else:
+                if current.fresh:
+                    # The game begins with this round: the clock decides, not the posted flag.
+                    current = replace(current, tracker=replace(current.tracker, sharp=sharp_now))
+                if current.tracker.next_step is schocken.Step.DONE:
+                    error = _(
+                        "This game is already decided: record its loser first; the next game then begins by itself."
+                    )
                 else:
-                    current, message = scored
+                    scored = _play(post, current, names, street)
+                    if isinstance(scored, str):
+                        error = scored
+                        entered = _entered(post, current)
+                    else:
+                        played, message = scored
+                        try:
+                            revision = kept_games.keep_game(
+                                table_id=view.table.pk, revision=revision, results_mark=mark, state=played.encode()
+                            ).revision
+                        except kept_games.StaleGame as stale:
+                            current, revision, error, status = _stale(stale, mark, in_play, next_game)
+                            message = ""
+                        else:
+                            current = played
+    loser = current.tracker.loser
     context = {
         **base,
         **_state_context(current, names, entered),
+        "hidden": {**current.encode(), "revision": str(revision), "mark": mark},
         "message": message,
         "error": error,
         "sharp_pending": sharp_now and not current.tracker.sharp and not current.fresh,
         "street_first_roll_only": street is schocken.StreetRule.FIRST_ROLL,
+        "starter_name": names[current.players[current.starter]] if current.fresh else "",
+        "first_game": last is None,
+        "loser_id": loser,
+        "next_game_number": view.next_game,
+        "idempotency_key": uuid.uuid4().hex,
     }
     if not request.htmx:
         context["throws"] = throw_words(street)
-    return render(request, partial, context, status=422 if error else 200)
+    context["grid"] = throw_grid(street)
+    if error and status == 200:
+        status = 422
+    return render(request, partial, context, status=status)
+
+
+def _stale_message() -> str:
+    return _(
+        "Another tablet scored a round of this game meanwhile: this is the game as it stands now. "
+        "Your round was not scored; enter it again if it is still to be played."
+    )
+
+
+def _stale(
+    stale: kept_games.StaleGame, mark: str, in_play: list[int], next_game: TrackerState
+) -> tuple[TrackerState, int, str, int]:
+    """What a refused round shows: the kept game (newer than the posted one), its revision, why, 409."""
+    return _kept_state(stale.kept, mark, in_play) or next_game, stale.kept.revision, _stale_message(), 409
 
 
 def _page_context(tournament: Tournament, table: Table) -> dict[str, Any]:
@@ -328,6 +426,39 @@ def throw_words(street: schocken.StreetRule) -> dict[str, dict[str, object]]:
     }
 
 
+def throw_grid(street: schocken.StreetRule) -> list[dict[str, str]]:
+    """The pad's one-tap throws: every three dice, best first (as thrown in one roll).
+
+    Each: ``dice`` (descending, "652": what the tap enters), ``kind`` (for the colour),
+    ``word`` (the full name, for screen readers), ``head``/``value`` (the button's two lines:
+    "Schock" / "3", "General" / "666", "Straße" / "456"; a simple throw only its dice).
+    """
+    grid = []
+    for dice in itertools.combinations_with_replacement(range(1, 7), 3):
+        throw = schocken.Throw(dice, rolls=1)
+        kind = schocken.throw_kind(throw, street)
+        digits = "".join(map(str, sorted(dice, reverse=True)))
+        head, value = {
+            schocken.ThrowKind.SCHOCK_OUT: ("Schock", "Out"),
+            schocken.ThrowKind.SCHOCK: ("Schock", str(max(dice))),
+            schocken.ThrowKind.GENERAL: ("General", digits),
+            schocken.ThrowKind.STRASSE: ("Straße", "".join(map(str, sorted(dice)))),  # as said: "Straße 456"
+        }.get(kind, ("", digits))
+        grid.append(
+            (
+                schocken.rank_key(throw, 0, street),
+                {
+                    "dice": digits,
+                    "kind": kind.name.lower(),
+                    "word": schocken.throw_label(throw, street),
+                    "head": head,
+                    "value": value,
+                },
+            )
+        )
+    return [entry for _key, entry in sorted(grid, key=lambda pair: pair[0], reverse=True)]
+
+
 def _throw_of(post: dict[str, str], seat: int, name: str) -> schocken.Throw | str:
     """One player's posted throw, or the reason it cannot be one (translated, naming the player)."""
     try:
@@ -385,9 +516,10 @@ def _play(
     tracker = current.tracker
     if tracker.next_step == schocken.Step.DECIDER:
         tracker = tracker.record_decider_loser(loser_id)
+        message += " " + _("%(name)s loses the decider.") % {"name": names[loser_id]}
     else:
         tracker = tracker.record_half_loser(loser_id)
-    message += " " + _("%(name)s loses this half.") % {"name": names[loser_id]}
+        message += " " + _("%(name)s loses this half.") % {"name": names[loser_id]}
     if tracker.next_step == schocken.Step.DONE:
         return TrackerState(current.players, outcome.state, tracker, 0), message
     if tracker.next_step == schocken.Step.DECIDER and tracker.decider_players is not None:

@@ -578,9 +578,9 @@ PINNED: dict[str, dict[str, int]] = {
         "round1/referee_table_decided": 11,
         "round1/half_tracker_decided": 9,
         "round1/referee_table_playing": 11,
-        "round1/half_tracker_playing": 9,
+        "round1/half_tracker_playing": 10,  # +1: the game kept for the table (TrackerGame)
         "round1/referee_table_consolation": 11,
-        "round1/half_tracker_consolation": 9,
+        "round1/half_tracker_consolation": 10,  # +1: the game kept for the table (TrackerGame)
         "round1/projector": 6,
         "round1/projector_screen": 6,
         "round1/api": 6,
@@ -589,7 +589,7 @@ PINNED: dict[str, dict[str, int]] = {
         "round2/rounds": 21,
         "round2/ranking": 8,
         "round2/referee_table_playing": 11,
-        "round2/half_tracker_playing": 9,
+        "round2/half_tracker_playing": 10,  # +1: the game kept for the table (TrackerGame)
         "round2/projector": 6,
         "round2/projector_screen": 6,
         "round2/api": 6,

@@ -1,12 +1,12 @@
 """The half tracker's form contract (``tournament.formats.life_bands.views.half_tracker``).
 
-The tracker writes nothing: each post carries the game's state and one round of throws.
-Bad input of any kind is answered 422 with a translated reason (naming the player whose
-throw does not exist) and never a 500; a state that does not fit the table starts a new
-game; nothing is saved anywhere. Sharp play is the server's decision from the table's
-start, not the posted flag. The page also holds what ``static/js/half_tracker.js`` needs
-(the pad, the store key, the throws' words) and nothing a strict Content-Security-Policy
-forbids.
+Each post carries the game's state, the kept game's revision and one round of throws; the
+scored game is kept for the table (``TrackerGame``), nothing else is written. Bad input of
+any kind is answered 422 with a translated reason (naming the player whose throw does not
+exist) and never a 500; a state that does not fit the table shows the kept (or a new) game.
+Sharp play is the server's decision from the table's start, not the posted flag. The page
+also holds what ``static/js/half_tracker.js`` needs (the pad, the store key, the throws'
+words) and nothing a strict Content-Security-Policy forbids.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from games.rules import schocken
 from tournament import enums, simulation
 from tournament.formats.life_bands import services as life_bands
 from tournament.formats.life_bands import views as tracker_views
-from tournament.models import Round, Table, Tournament
+from tournament.models import Round, Table, Tournament, TrackerGame
 from tournament.tests.views.scenarios import snapshot
 
 pytestmark = pytest.mark.django_db
@@ -96,10 +96,15 @@ def test_a_round_of_throws_moves_the_lids(referee, table_of_four):
         "stock": "10",
         "lids": "0,0,0,3",
         "half_losers": "",
+        "decider_loser": "",
         "sharp": "0",
         "starter": "3",  # the round's loser throws first next
+        "revision": "1",  # the game is kept for the table: one round scored
+        "mark": "0:0",  # no game recorded at the table yet
     }
-    assert snapshot() == before
+    assert snapshot() == before  # no result, no chip: only the kept game
+    kept = TrackerGame.objects.get(table=table)
+    assert kept.revision == 1 and kept.state["lids"] == "0,0,0,3"
 
 
 def test_a_one_laid_aside_makes_a_123_a_simple_throw(referee, table_of_four):
@@ -107,9 +112,9 @@ def test_a_one_laid_aside_makes_a_123_a_simple_throw(referee, table_of_four):
     round_ = {"dice_0": "6 6 5", "dice_1": "5 5 4", "dice_2": "3 2 1", "dice_3": "6 5 4"}
     straight = referee.post(path(tournament, table), {**fresh_state(players), **round_, "rolls_2": "2"})
     assert "(Straße 456) decides" in straight.content.decode()  # 123 is a Straße, the lower one
-    laid_aside = referee.post(
-        path(tournament, table), {**fresh_state(players), **round_, "rolls_2": "2", "kept_2": "1"}
-    )
+    # The same round scored again (taken back) on the revision the tablet now holds.
+    again = {**fresh_state(players), **round_, "rolls_2": "2", "kept_2": "1", "revision": "1"}
+    laid_aside = referee.post(path(tournament, table), again)
     # 321 with its 1 laid aside is the lowest simple throw: it takes the Straße's 2 lids.
     assert "(321) takes 2 lids." in laid_aside.content.decode()
 
@@ -238,7 +243,7 @@ def test_throws_posted_to_a_decided_game_are_refused(referee, table_of_four):
 def test_no_post_ever_answers_500(referee, table_of_four, data):
     tournament, table, _players = table_of_four
     response = referee.post(path(tournament, table), data)
-    assert response.status_code in (200, 422, 400)  # 400: the site refuses NUL characters before any view
+    assert response.status_code in (200, 409, 422, 400)  # 400: NUL characters; 409: an older revision
 
 
 # --- sharp play is the server's decision --------------------------------------------------------
@@ -347,3 +352,18 @@ def test_the_page_keeps_to_a_strict_content_security_policy(referee, table_of_fo
     for tag in re.findall(r"<script[^>]*>", page):
         assert " src=" in tag or 'type="application/json"' in tag, tag
     assert re.search(r'<script src="/static/js/half_tracker\.js" defer></script>', page)
+
+
+@pytest.mark.parametrize("street", list(schocken.StreetRule))
+def test_every_one_tap_throw_has_its_word_and_the_pad_lists_them_best_first(street):
+    """The pad's 56 throw buttons: each resolves to a word of the script's table in any roll, and
+    they stand in the order of the rules (best first), as the referee looks for them."""
+    grid = tracker_views.throw_grid(street)
+    words = tracker_views.throw_words(street)
+    assert len(grid) == 56 and len({button["dice"] for button in grid}) == 56
+    for button in grid:
+        for rolls in (1, 2, 3):
+            assert f"{''.join(sorted(button['dice']))}-{rolls}-0" in words
+    ranks = [words[f"{''.join(sorted(button['dice']))}-1-0"]["rank"] for button in grid]
+    assert ranks == sorted(ranks, reverse=True)
+    assert grid[0]["word"] == "Schock-Out" and grid[-1]["dice"] == "221"
