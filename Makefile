@@ -50,6 +50,7 @@ types: $(VENV)/.installed-dev
 
 ## make js-test: the browser scripts' pure parts (static/js/tracker_core.js) under Node's own runner.
 js-test:
+	@command -v node >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs >/dev/null)
 	node --test static/js/tests
 
 postgres:
