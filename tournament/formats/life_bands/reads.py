@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, Max, Q, Sum
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -27,6 +27,9 @@ LIVE_STANDINGS = False
 RULE_LABELS: dict[str, Label] = {
     life_bands.RULE_GRAND_FINAL: gettext_lazy("place in the grand final"),
     life_bands.RULE_NOT_IN_GRAND_FINAL: gettext_lazy("did not reach the grand final"),
+    life_bands.RULE_STILL_IN_MAIN: gettext_lazy("still in the main round"),
+    life_bands.RULE_MORE_BANDS: gettext_lazy("more life bands left"),
+    life_bands.RULE_MORE_CHIPS: gettext_lazy("more chips left"),
     life_bands.RULE_WENT_OUT_LATER: gettext_lazy("went out later"),
     **START_NUMBER_RULE,
 }
@@ -140,15 +143,30 @@ def pool_players(tournament: Tournament, limit: int | None = None) -> list[PoolE
 
 
 def ranking(tournament: Tournament) -> list[Standing]:
-    """Everyone: grand finalists by the order of elimination, the others by when
-    they went out (later ranks higher), then start number."""
+    """Everyone by what the format counts (``rules.rank_players``): grand finalists first (still
+    in it, then by place), then still in the main round, bands left, chips at the latest table,
+    who went out later, and the start number last. After the grand final: its places, then
+    later out ranks higher. Four queries."""
     players = ranked_players(tournament, [enums.PlayerStatus.CHECKED_IN])
     gf = Round.objects.filter(tournament=tournament, stage=enums.Stage.GRAND_FINAL).first()
-    gf_order: list[int] = []
+    finalists: dict[int, int | None] = {}
     if gf is not None:
-        gf_seats = list(Seat.objects.filter(table__round=gf))
-        gf_order = [s.player_id for s in sorted(gf_seats, key=lambda s: (s.place or 0, s.player_id)) if s.place]
-        gf_order += [s.player_id for s in gf_seats if not s.place]
+        finalists = dict(Seat.objects.filter(table__round=gf).values_list("player_id", "place"))
+    # Qualified for a grand final not seated yet: the main round's final table's survivors and
+    # the consolation's (its final table, or the pool's last players who went through directly).
+    qualified = Seat.objects.filter(
+        table__round__tournament=tournament,
+        table__round__stage__in=(enums.Stage.MAIN, enums.Stage.CONSOLATION),
+        table__is_final=True,
+        advances=True,
+    ).values_list("player_id", flat=True)
+    if gf is None:
+        for pid in list(qualified) + list(
+            PoolEntry.objects.filter(tournament=tournament, left_reason=PoolEntry.Left.QUALIFIED).values_list(
+                "player_id", flat=True
+            )
+        ):
+            finalists.setdefault(pid, None)
     cuts = (
         LedgerEntry.objects.filter(tournament=tournament, kind=enums.LedgerKind.BAND_CUT)
         .exclude(game__status=GameStatus.VOIDED)
@@ -164,30 +182,46 @@ def ranking(tournament: Tournament) -> list[Standing]:
         if remaining[pid] <= 0:
             out_sequence[pid] = game_id
             went_out[pid] = f"{stage}:{stage_number}"
+    # The chips at each player's latest table (a finished tournament does not need them).
+    chips: dict[int, int] = {}
+    if tournament.status != enums.TournamentStatus.FINISHED:
+        # A player's seats are created one seating after another: the highest pk is the latest.
+        latest = (
+            Seat.objects.filter(table__round__tournament=tournament)
+            .values("player_id")
+            .annotate(last=Max("pk"))
+            .values("last")
+        )
+        chips = dict(Seat.objects.filter(pk__in=latest).values_list("player_id", "chips"))
+    in_main = {pid for pid, left in remaining.items() if left >= tournament.life_bands}
     start = {pid: p.start_number or 0 for pid, p in players.items()}
-    entries = life_bands.rank_players(start, gf_order, out_sequence)
+    entries = life_bands.rank_players(start, finalists, out_sequence, in_main=in_main, bands=remaining, chips=chips)
     return [
         Standing.of(
             e,
             players[e.player_id],
             RULE_LABELS,
-            reached=_reached(e.grand_final_place, went_out.get(e.player_id, "")),
+            reached=_reached(
+                e.player_id in finalists, went_out.get(e.player_id, ""), remaining.get(e.player_id, 0), tournament
+            ),
             reached_stage=enums.Stage.GRAND_FINAL
-            if e.grand_final_place
+            if e.player_id in finalists
             else went_out.get(e.player_id, "").split(":", 1)[0],
         )
         for e in entries
     ]
 
 
-def _reached(grand_final_place: int | None, went_out: str) -> Label:
-    if grand_final_place:
+def _reached(finalist: bool, went_out: str, bands: int, tournament: Tournament) -> Label:
+    if finalist:
         return _("Grand final")
     if went_out.startswith(enums.Stage.MAIN):
         return _("Out in the main round")
     if went_out:
         return _("Out in the consolation round")
-    return _("still playing")
+    if bands >= tournament.life_bands:
+        return _("In the main round")
+    return _("In the consolation round")
 
 
 def rounds_context(tournament: Tournament, rounds: list[Round]) -> dict[str, Any]:

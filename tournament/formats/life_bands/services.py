@@ -384,10 +384,16 @@ def refresh_table(tournament: Tournament, table: Table, actor: User) -> None:
             seat.advances = seat.player_id not in out_order
             if grand_final:
                 # The order of elimination gives the places from the back.
-                seat.place = len(seats) - out_order[seat.player_id] + 1 if seat.player_id in out_order else 1
+                seat.place = (
+                    life_bands.grand_final_place(len(seats), out_order[seat.player_id])
+                    if seat.player_id in out_order
+                    else 1
+                )
         else:
             seat.advances = None
-            seat.place = None
+            # A grand finalist's place is decided the moment they go out (4, then 3, then 2).
+            out = out_order.get(seat.player_id)
+            seat.place = life_bands.grand_final_place(len(seats), out) if grand_final and out else None
     Seat.objects.bulk_update(seats, ["chips", "out_order", "advances", "place"])
     if not grand_final:
         _reconcile_bands(tournament, table, seats, out_game, actor)
