@@ -146,27 +146,12 @@ def ranking(tournament: Tournament) -> list[Standing]:
     """Everyone by what the format counts (``rules.rank_players``): grand finalists first (still
     in it, then by place), then still in the main round, bands left, chips at the latest table,
     who went out later, and the start number last. After the grand final: its places, then
-    later out ranks higher. Four queries."""
+    later out ranks higher. Five queries (four once the tournament is finished)."""
     players = ranked_players(tournament, [enums.PlayerStatus.CHECKED_IN])
     gf = Round.objects.filter(tournament=tournament, stage=enums.Stage.GRAND_FINAL).first()
     finalists: dict[int, int | None] = {}
     if gf is not None:
         finalists = dict(Seat.objects.filter(table__round=gf).values_list("player_id", "place"))
-    # Qualified for a grand final not seated yet: the main round's final table's survivors and
-    # the consolation's (its final table, or the pool's last players who went through directly).
-    qualified = Seat.objects.filter(
-        table__round__tournament=tournament,
-        table__round__stage__in=(enums.Stage.MAIN, enums.Stage.CONSOLATION),
-        table__is_final=True,
-        advances=True,
-    ).values_list("player_id", flat=True)
-    if gf is None:
-        for pid in list(qualified) + list(
-            PoolEntry.objects.filter(tournament=tournament, left_reason=PoolEntry.Left.QUALIFIED).values_list(
-                "player_id", flat=True
-            )
-        ):
-            finalists.setdefault(pid, None)
     cuts = (
         LedgerEntry.objects.filter(tournament=tournament, kind=enums.LedgerKind.BAND_CUT)
         .exclude(game__status=GameStatus.VOIDED)
@@ -182,17 +167,27 @@ def ranking(tournament: Tournament) -> list[Standing]:
         if remaining[pid] <= 0:
             out_sequence[pid] = game_id
             went_out[pid] = f"{stage}:{stage_number}"
-    # The chips at each player's latest table (a finished tournament does not need them).
     chips: dict[int, int] = {}
     if tournament.status != enums.TournamentStatus.FINISHED:
-        # A player's seats are created one seating after another: the highest pk is the latest.
+        # Each player's latest seat (a player's seats are created one seating after another:
+        # the highest pk): the chips there, and whether it was a final table they survived
+        # (qualified for a grand final not seated yet).
         latest = (
             Seat.objects.filter(table__round__tournament=tournament)
             .values("player_id")
             .annotate(last=Max("pk"))
             .values("last")
         )
-        chips = dict(Seat.objects.filter(pk__in=latest).values_list("player_id", "chips"))
+        for pid, held, is_final, advances in Seat.objects.filter(pk__in=latest).values_list(
+            "player_id", "chips", "table__is_final", "advances"
+        ):
+            chips[pid] = held
+            if gf is None and is_final and advances:
+                finalists[pid] = None
+        if gf is None:
+            # The pool's last players who went through without a table.
+            qualified = PoolEntry.objects.filter(tournament=tournament, left_reason=PoolEntry.Left.QUALIFIED)
+            finalists.update(dict.fromkeys(qualified.values_list("player_id", flat=True)))
     in_main = {pid for pid, left in remaining.items() if left >= tournament.life_bands}
     start = {pid: p.start_number or 0 for pid, p in players.items()}
     entries = life_bands.rank_players(start, finalists, out_sequence, in_main=in_main, bands=remaining, chips=chips)
@@ -234,6 +229,7 @@ def rounds_context(tournament: Tournament, rounds: list[Round]) -> dict[str, Any
         "pool": pool_players(tournament, POOL_NAMED),
         "pool_count": PoolEntry.objects.filter(tournament=tournament, left_at__isnull=True).count(),
         "main_winners": [winners[pid] for pid in where.main_winners if pid in winners],
+        "main_winner_names": [winners[pid].name for pid in where.main_winners if pid in winners],
         "main_rounds": [r for r in rounds if r.stage == enums.Stage.MAIN],
         "consolation_rounds": [r for r in rounds if r.stage == enums.Stage.CONSOLATION],
         "grand_final_rounds": [r for r in rounds if r.stage == enums.Stage.GRAND_FINAL],
