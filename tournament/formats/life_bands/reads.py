@@ -11,7 +11,7 @@ from django.db.models import Count, Max, Q, Sum
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from games.models import GameStatus
 from tournament import enums
@@ -198,13 +198,37 @@ def ranking(tournament: Tournament) -> list[Standing]:
             RULE_LABELS,
             reached=_reached(
                 e.player_id in finalists, went_out.get(e.player_id, ""), remaining.get(e.player_id, 0), tournament
-            ),
+            )
+            + _counts(e, finalists, remaining, chips, grand_final_seated=gf is not None),
             reached_stage=enums.Stage.GRAND_FINAL
             if e.player_id in finalists
             else went_out.get(e.player_id, "").split(":", 1)[0],
         )
         for e in entries
     ]
+
+
+def _counts(
+    entry: life_bands.RankEntry,
+    finalists: dict[int, int | None],
+    bands: dict[int, int],
+    chips: dict[int, int],
+    *,
+    grand_final_seated: bool,
+) -> str:
+    """While play goes on, what ranked a player still in: " · 2 life bands · 1 chip" (in the
+    grand final only the chips count); "" for a player out or placed, a finalist waiting for the
+    grand final's seating, and once finished."""
+    pid = entry.player_id
+    if not chips or entry.out_sequence is not None or finalists.get(pid) is not None:
+        return ""
+    chip_words = ngettext("%(count)s chip", "%(count)s chips", chips.get(pid, 0)) % {"count": chips.get(pid, 0)}
+    if pid in finalists:
+        return f" · {chip_words}" if grand_final_seated else ""
+    band_words = ngettext("%(count)s life band", "%(count)s life bands", bands.get(pid, 0)) % {
+        "count": bands.get(pid, 0)
+    }
+    return f" · {band_words} · {chip_words}"
 
 
 def _reached(finalist: bool, went_out: str, bands: int, tournament: Tournament) -> Label:
