@@ -219,7 +219,7 @@ def test_referee_decides_a_table_of_four_and_the_organiser_forms_a_consolation_t
     form.click()
     expect(desk.locator(".messages")).to_contain_text("Consolation table seated from the waiting pool.")
     expect(desk.locator("#pool")).to_have_count(0)
-    expect(desk.get_by_text("Nobody is waiting.")).to_be_visible()
+    expect(desk.get_by_text("Nobody waits in the consolation pool.")).to_be_visible()
     expect(form).to_be_disabled()
     consolation = desk.locator(".lb-brackets section").nth(1)
     expect(consolation.locator(".bracket-table")).to_have_count(1)
