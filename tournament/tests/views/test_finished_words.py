@@ -24,6 +24,7 @@ from django.utils.translation import trans_real
 from tournament import enums, simulation
 from tournament.formats.life_bands import dry_run
 from tournament.models import Player, Tournament
+from tournament.tests.views.crawling import crawl
 from tournament.tests.views.scenarios import cheap_clients_fixture, client_handler_fixture  # noqa: F401
 
 pytestmark = [pytest.mark.django_db]
@@ -139,3 +140,13 @@ def test_no_none_and_no_english_on_a_finished_life_bands_tournament(client, staf
             problems.append(f"{path}: None in …{text[max(text.index('None') - 80, 0) : text.index('None') + 40]}…")
         problems += [f"{path}: “{pattern.pattern}” untranslated" for pattern in english if pattern.search(text)]
     assert problems == [], "\n".join(problems)
+
+
+@pytest.mark.parametrize("role", [enums.Role.ORGANISER, enums.Role.DESK, enums.Role.REFEREE])
+def test_no_link_a_role_sees_after_the_end_answers_403(client, staff_user, finished, role) -> None:
+    """The same as ``test_links_by_role`` once the tournament is finished (corrections, the final ranking)."""
+    client.force_login(staff_user(finished, role))
+    start = {enums.Role.ORGANISER: "enter", enums.Role.DESK: "desk", enums.Role.REFEREE: "referee_tables"}[role]
+    seen, refused_forms = crawl(client, [reverse(f"tournament:{start}", args=[finished.pk])], {role})
+    assert {path: status for path, status in seen.items() if status == 403} == {}
+    assert refused_forms == []
