@@ -15,8 +15,10 @@ Source: the Schocken tournament rules (rules/README.md, format B).
   players wait; survivors return to the pool. When nothing more can arrive and
   at most 4 remain, they play the consolation final table; its 2 winners reach
   the grand final. A player whose last band is cut is out of the tournament.
-- Grand final: the order of elimination gives places 4, 3, 2; the last player
-  left wins. Everyone else is ranked by when they went out (later is better).
+- Grand final: the order of elimination gives places 4, 3, 2 (each decided as the player
+  goes out); the last player left wins. Everyone else is ranked by when they went out
+  (later is better); while play goes on, those still in by what the format counts: still
+  in the main round, bands left, chips (``rank_players``).
 
 Any count from 3 players can be seated. The main round (``plan_main``) asks the
 organiser where its count does not split into tables of the settings (5 at
