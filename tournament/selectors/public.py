@@ -395,6 +395,7 @@ class PlayerLookup:
     summary: str = ""  # the result beyond the place, where the format says it (``Standing.summary``)
     bands: int | None = None  # life bands left now, where the format counts them
     waiting: bool = False  # waits in the format's pool for a new table (life bands: consolation)
+    qualified: bool = False  # went from the pool to the grand final without another table
 
 
 def find_players(tournament: Tournament, query: str, limit: int = 8) -> list[Player]:
@@ -456,6 +457,7 @@ def lookup(tournament: Tournament, players: list[Player]) -> list[PlayerLookup]:
             summary=summaries.get(player.pk, ""),
             bands=extras.bands.get(player.pk, extras.default_bands) if extras.default_bands else None,
             waiting=(player.start_number, player.name) in pool,
+            qualified=player.pk in extras.qualified,
         )
         for player in players
     ]

@@ -296,15 +296,26 @@ def public_extras(tournament: Tournament) -> PublicExtras:
         .annotate(n=Count("pk"))
         .values_list("player_id", "n")
     )
-    pool = list(
-        PoolEntry.objects.filter(tournament=tournament, left_at__isnull=True)
+    # Who waits, and (in the same query) who went from the pool to the grand final without
+    # another table (the phone page tells them to wait for the grand final's seating).
+    entries = (
+        PoolEntry.objects.filter(tournament=tournament)
+        .filter(Q(left_at__isnull=True) | Q(left_reason=PoolEntry.Left.QUALIFIED))
         .order_by("joined_at", "pk")
-        .values_list("player__start_number", "player__name")
+        .values_list("player__start_number", "player__name", "player_id", "left_at")
     )
+    pool: list[tuple[int | None, str]] = []
+    qualified: set[int] = set()
+    for number, name, player_id, left_at in entries:
+        if left_at is None:
+            pool.append((number, name))
+        else:
+            qualified.add(player_id)
     return PublicExtras(
         bands={pid: max(tournament.life_bands - n, 0) for pid, n in cuts.items()},
         default_bands=tournament.life_bands,
         pool=pool,
+        qualified=frozenset(qualified),
         sharp_minutes=tournament.sharp_play_minutes,
         sharp_stages=(enums.Stage.MAIN, enums.Stage.CONSOLATION),
     )

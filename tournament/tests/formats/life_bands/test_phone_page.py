@@ -15,7 +15,7 @@ from django.urls import reverse
 from tournament import enums, simulation
 from tournament.errors import NeedsChoice, ServiceError
 from tournament.formats.life_bands import dry_run, reads, services
-from tournament.models import Player, Seat, Table, Tournament
+from tournament.models import Player, PoolEntry, Seat, Table, Tournament
 from tournament.tests.helpers import seated, url
 
 pytestmark = [pytest.mark.django_db]
@@ -122,3 +122,19 @@ def test_out_of_the_grand_final_the_phone_and_the_table_give_the_place(client, s
     dry_run.simulate(tournament, seed=1)
     seat.refresh_from_db()
     assert [row.player.pk for row in reads.ranking(tournament)].index(seat.player_id) == seat.place - 1
+
+
+def test_through_from_the_pool_the_phone_says_wait_for_the_grand_final(client) -> None:
+    """Four players: the main round's final table leaves two in the pool with nothing more to come;
+    they go to the grand final without another table and wait for its seating."""
+    tournament = simulation.create_field(fmt=enums.Format.LIFE_BANDS, players=4, seed=1)
+
+    def through_from_the_pool(t: Tournament) -> bool:
+        return PoolEntry.objects.filter(tournament=t, left_reason=PoolEntry.Left.QUALIFIED).exists()
+
+    play_until(tournament, through_from_the_pool)
+    assert reads.state(tournament).grand_final is None
+    entry = PoolEntry.objects.filter(tournament=tournament, left_reason=PoolEntry.Left.QUALIFIED).first()
+    text = phone(client, tournament, entry.player.start_number)
+    assert "Grand final reached" in text and "Wait for the grand final's seating." in text, text
+    assert "1 life band left" not in text  # the bands do not count in the grand final
