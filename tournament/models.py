@@ -8,6 +8,7 @@ same moment (unique start numbers, one live check-in per player).
 
 from __future__ import annotations
 
+import functools
 import secrets
 from decimal import Decimal
 from typing import Any
@@ -17,8 +18,10 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils import translation
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 
 from games.rules.uno import STANDARD_SCORING
 from tournament import enums, folding, naming
@@ -146,8 +149,12 @@ class Tournament(models.Model):
     life_bands = models.PositiveSmallIntegerField(
         _("life bands per player"), default=2, validators=[MinValueValidator(1), MaxValueValidator(5)]
     )
+    # Each player gets this many chips at every new table (the rules: 2 each), not a table's total.
     chips_per_table = models.PositiveSmallIntegerField(
-        _("chips per table"), default=2, validators=[MinValueValidator(1), MaxValueValidator(10)]
+        _("chips per player"),
+        default=2,
+        validators=[MinValueValidator(1), MaxValueValidator(10)],
+        help_text=_("Each player gets this many chips at every table of the main and consolation rounds."),
     )
     chips_grand_final = models.PositiveSmallIntegerField(
         _("chips in the grand final"), default=3, validators=[MinValueValidator(1), MaxValueValidator(10)]
@@ -268,6 +275,35 @@ class RegistrationWindow(models.Model):
         return f"{self.opens_at:%Y-%m-%d %H:%M} – {self.closes_at:%H:%M}"
 
 
+# The checklist labels the site proposes (every format's ``default_checklist`` and the demo's):
+# a stored label that is one of them, in any of the site's languages, is shown in the reader's
+# language (the demo creates them in English, from a command without a reader; a German desk
+# and an Italian referee read the same items). A label the organiser typed is shown as typed.
+KNOWN_CHECKLIST_LABELS = (
+    gettext_noop("Diving licence (OWD)"),
+    gettext_noop("Medical certificate"),
+    gettext_noop("Entry fee paid"),
+    gettext_noop("Own deck checked"),
+    gettext_noop("Own dice and cup"),
+)
+
+
+@functools.cache
+def _known_checklist_labels() -> dict[str, str]:
+    """Every known label in every language of the site -> its msgid (built once a process)."""
+    known: dict[str, str] = {}
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            known.update({translation.gettext(label): label for label in KNOWN_CHECKLIST_LABELS})
+    return known
+
+
+def checklist_label(label: str) -> str:
+    """A stored checklist label in the reader's language where it is a known default."""
+    msgid = _known_checklist_labels().get(label)
+    return translation.gettext(msgid) if msgid else label
+
+
 class ChecklistItem(models.Model):
     """One eligibility check at the desk (licence, certificate, fee, own deck)."""
 
@@ -284,7 +320,12 @@ class ChecklistItem(models.Model):
         constraints = [models.UniqueConstraint(fields=["tournament", "label"], name="checklist_label_unique")]
 
     def __str__(self) -> str:
-        return self.label
+        return self.shown_label
+
+    @property
+    def shown_label(self) -> str:
+        """The label in the reader's language where it is a known default (``checklist_label``)."""
+        return checklist_label(self.label)
 
 
 class StaffRole(models.Model):

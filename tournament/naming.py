@@ -13,8 +13,10 @@ Nothing is stored: every name is made when it is shown, so it follows the reader
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 
 from tournament import enums
@@ -63,6 +65,13 @@ def of_table(table: Table) -> str:
         is_duel=table.is_duel,
         duel_for_place=table.duel_for_place,
     )
+
+
+def and_list(names: Iterable[object]) -> str:
+    """Names joined as a list in the reader's language: "A", "A and B", "A, B and C"
+    (German "A, B und C", Italian "A, B e C"); "" for none. The template filter
+    ``and_list`` (``{% load lists %}``) says the same on the pages."""
+    return str(get_text_list([str(name) for name in names], _("and")))
 
 
 def names_list(names: list[str], limit: int = 6) -> str:

@@ -46,6 +46,8 @@ def tournament_role(role: str) -> Callable[[Callable[..., HttpResponse]], Callab
             request.tournament_roles = roles  # type: ignore[attr-defined]
             return view(request, tournament, **kwargs)
 
+        # The role the view asks for, read by the tests that follow each role's links and forms.
+        wrapper.required_role = enums.Role(role)  # type: ignore[attr-defined]
         return wrapper
 
     return decorator

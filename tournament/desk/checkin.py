@@ -18,7 +18,7 @@ from games.models import Game, GameStatus
 from tournament import enums
 from tournament.desk.players import ACTIVE_STATUSES, active_count, lock_player, promote_from_waiting_list
 from tournament.errors import NeedsConfirmation, ServiceError
-from tournament.models import CheckIn, ChecklistItem, Player, PlayerCheck, Seat, Tournament
+from tournament.models import CheckIn, ChecklistItem, Player, PlayerCheck, Seat, Tournament, checklist_label
 from tournament.writes import User, acting_user, audit, bump, lock_tournament
 
 
@@ -113,11 +113,11 @@ def check_in_player(
             )
             audit(locked, actor, "checks_all_ticked", player=player.pk, items=[item.label for item in open_checks])
             open_checks = []
-        open_items = [item.label for item in open_checks]
+        open_items = [item.label for item in open_checks]  # stored as stored; shown translated
         if open_items and not (override and override_reason):
             # Asked again (not refused) when the reason is missing, so the desk can type it and tap once more.
             question = _("Open checklist items: %(items)s. Check in only with an override.") % {
-                "items": ", ".join(open_items)
+                "items": ", ".join(checklist_label(label) for label in open_items)
             }
             if override:
                 question += " " + _("Give the reason for the override, for example “certificate comes by e-mail”.")

@@ -145,6 +145,7 @@ class PublicExtras:
     bands: Mapping[int, int] = field(default_factory=dict)
     default_bands: int = 0  # bands of a player without a cut (0: the format has no bands)
     pool: Sequence[tuple[int | None, str]] = ()
+    qualified: frozenset[int] = frozenset()  # player ids through to a final not seated yet, without a table
     sharp_minutes: int | None = None
     sharp_stages: tuple[str, ...] = ()  # the stages whose tables switch to sharp play
 

@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tournament import enums, naming
-from tournament.models import AuditEntry, Player, Seat, Table, Tournament
+from tournament.models import AuditEntry, Player, Seat, Table, Tournament, checklist_label
 from tournament.writes import PLAYER_KEYS, REFUSED, TABLE_KEYS, named_id
 
 AUDIT_PAGE_SIZE = 100
@@ -425,7 +425,7 @@ def _extras(action: str, detail: Mapping[str, Any], values: Mapping[str, Any]) -
         yield str(WAITING)
     if action == "player_checked_in":
         if detail.get("override") and detail.get("open_items"):
-            yield str(OVERRIDE) % {"items": ", ".join(map(str, detail["open_items"]))}
+            yield str(OVERRIDE) % {"items": ", ".join(checklist_label(str(label)) for label in detail["open_items"])}
             if detail.get("reason"):
                 yield str(OVERRIDE_REASON) % {"reason": str(detail["reason"]).rstrip(".")}
         if detail.get("start_number"):
@@ -472,7 +472,7 @@ def _values(
         "skipped": len(detail["skipped_lines"])
         if isinstance(detail.get("skipped_lines"), list)
         else detail.get("skipped_lines", 0),
-        "item": detail.get("item", ""),
+        "item": checklist_label(str(detail.get("item", ""))),
         "was": detail.get("was", ""),
         "now": detail.get("now") or _("no result"),
     }

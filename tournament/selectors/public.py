@@ -393,6 +393,9 @@ class PlayerLookup:
     rounds: list[tuple[PublicRound, PublicTable, PublicSeat]]
     place: int | None
     summary: str = ""  # the result beyond the place, where the format says it (``Standing.summary``)
+    bands: int | None = None  # life bands left now, where the format counts them
+    waiting: bool = False  # waits in the format's pool for a new table (life bands: consolation)
+    qualified: bool = False  # went from the pool to the grand final without another table
 
 
 def find_players(tournament: Tournament, query: str, limit: int = 8) -> list[Player]:
@@ -445,9 +448,16 @@ def lookup(tournament: Tournament, players: list[Player]) -> list[PlayerLookup]:
         public_table = _public_table(tournament, rnd, table, [public_seat], sharp, extras.sharp_stages)
         found[seat.player_id].append((public_round(rnd, [public_table]), public_table, public_seat))
     places, summaries = final_places(tournament) if tournament.status == enums.TournamentStatus.FINISHED else ({}, {})
+    pool = set(extras.pool)
     return [
         PlayerLookup(
-            player=player, rounds=found[player.pk], place=places.get(player.pk), summary=summaries.get(player.pk, "")
+            player=player,
+            rounds=found[player.pk],
+            place=places.get(player.pk),
+            summary=summaries.get(player.pk, ""),
+            bands=extras.bands.get(player.pk, extras.default_bands) if extras.default_bands else None,
+            waiting=(player.start_number, player.name) in pool,
+            qualified=player.pk in extras.qualified,
         )
         for player in players
     ]

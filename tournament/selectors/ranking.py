@@ -18,10 +18,12 @@ from dataclasses import dataclass
 from django.core.cache import cache
 from django.utils.translation import get_language, gettext_lazy
 
+from tournament import enums
 from tournament.formats import registry
 from tournament.formats.record import OPTIONAL_COLUMNS, RANKING_COLUMNS, TEXT_COLUMNS, Label, Standing
 from tournament.models import Tournament
 
+STANDINGS_TITLE = gettext_lazy("Standings")
 COLUMN_LABELS: dict[str, Label] = {
     "reached": gettext_lazy("Reached"),
     "final_points": gettext_lazy("Points in the final"),
@@ -112,4 +114,6 @@ def ranking(tournament: Tournament, *, skip_empty: bool = False) -> Ranking:
             if key not in OPTIONAL_COLUMNS or any(getattr(row, key) not in (None, "") for row in standings)
         ]
     columns = [Column(key=key, label=COLUMN_LABELS[key], numeric=key not in TEXT_COLUMNS) for key in keys]
-    return Ranking(rows=standings, columns=columns, title=fmt.ranking_title)
+    # While play goes on the rows are standings, not the final ranking the format's title names.
+    finished = tournament.status == enums.TournamentStatus.FINISHED
+    return Ranking(rows=standings, columns=columns, title=fmt.ranking_title if finished else STANDINGS_TITLE)

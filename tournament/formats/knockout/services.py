@@ -327,11 +327,11 @@ def _seating_notes(
             "Moved up as the best runner-up (most games won, then the lower start number): %(names)s.",
             "Moved up as the best runners-up (most games won, then the lower start number): %(names)s.",
             len(plan.added),
-        ) % {"names": ", ".join(players[p].name for p in plan.added)}
+        ) % {"names": naming.and_list(players[p].name for p in plan.added)}
         notes.append(moved)
         public.append(moved)
     if plan.dropped:
-        names = ", ".join(
+        names = naming.and_list(
             Player.objects.filter(pk__in=plan.dropped).order_by("start_number").values_list("name", flat=True)
         )
         out = _("Out without playing this round: %(names)s.") % {"names": names}

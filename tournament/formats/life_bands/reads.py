@@ -7,11 +7,11 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, Max, Q, Sum
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from games.models import GameStatus
 from tournament import enums
@@ -27,6 +27,9 @@ LIVE_STANDINGS = False
 RULE_LABELS: dict[str, Label] = {
     life_bands.RULE_GRAND_FINAL: gettext_lazy("place in the grand final"),
     life_bands.RULE_NOT_IN_GRAND_FINAL: gettext_lazy("did not reach the grand final"),
+    life_bands.RULE_STILL_IN_MAIN: gettext_lazy("still in the main round"),
+    life_bands.RULE_MORE_BANDS: gettext_lazy("more life bands left"),
+    life_bands.RULE_MORE_CHIPS: gettext_lazy("more chips left"),
     life_bands.RULE_WENT_OUT_LATER: gettext_lazy("went out later"),
     **START_NUMBER_RULE,
 }
@@ -140,15 +143,15 @@ def pool_players(tournament: Tournament, limit: int | None = None) -> list[PoolE
 
 
 def ranking(tournament: Tournament) -> list[Standing]:
-    """Everyone: grand finalists by the order of elimination, the others by when
-    they went out (later ranks higher), then start number."""
+    """Everyone by what the format counts (``rules.rank_players``): grand finalists first (still
+    in it, then by place), then still in the main round, bands left, chips at the latest table,
+    who went out later, and the start number last. After the grand final: its places, then
+    later out ranks higher. Five queries (four once the tournament is finished)."""
     players = ranked_players(tournament, [enums.PlayerStatus.CHECKED_IN])
     gf = Round.objects.filter(tournament=tournament, stage=enums.Stage.GRAND_FINAL).first()
-    gf_order: list[int] = []
+    finalists: dict[int, int | None] = {}
     if gf is not None:
-        gf_seats = list(Seat.objects.filter(table__round=gf))
-        gf_order = [s.player_id for s in sorted(gf_seats, key=lambda s: (s.place or 0, s.player_id)) if s.place]
-        gf_order += [s.player_id for s in gf_seats if not s.place]
+        finalists = dict(Seat.objects.filter(table__round=gf).values_list("player_id", "place"))
     cuts = (
         LedgerEntry.objects.filter(tournament=tournament, kind=enums.LedgerKind.BAND_CUT)
         .exclude(game__status=GameStatus.VOIDED)
@@ -164,30 +167,80 @@ def ranking(tournament: Tournament) -> list[Standing]:
         if remaining[pid] <= 0:
             out_sequence[pid] = game_id
             went_out[pid] = f"{stage}:{stage_number}"
+    chips: dict[int, int] = {}
+    if tournament.status != enums.TournamentStatus.FINISHED:
+        # Each player's latest seat (a player's seats are created one seating after another:
+        # the highest pk): the chips there, and whether it was a final table they survived
+        # (qualified for a grand final not seated yet).
+        latest = (
+            Seat.objects.filter(table__round__tournament=tournament)
+            .values("player_id")
+            .annotate(last=Max("pk"))
+            .values("last")
+        )
+        for pid, held, is_final, advances in Seat.objects.filter(pk__in=latest).values_list(
+            "player_id", "chips", "table__is_final", "advances"
+        ):
+            chips[pid] = held
+            if gf is None and is_final and advances:
+                finalists[pid] = None
+        if gf is None:
+            # The pool's last players who went through without a table.
+            qualified = PoolEntry.objects.filter(tournament=tournament, left_reason=PoolEntry.Left.QUALIFIED)
+            finalists.update(dict.fromkeys(qualified.values_list("player_id", flat=True)))
+    in_main = {pid for pid, left in remaining.items() if left >= tournament.life_bands}
     start = {pid: p.start_number or 0 for pid, p in players.items()}
-    entries = life_bands.rank_players(start, gf_order, out_sequence)
+    entries = life_bands.rank_players(start, finalists, out_sequence, in_main=in_main, bands=remaining, chips=chips)
     return [
         Standing.of(
             e,
             players[e.player_id],
             RULE_LABELS,
-            reached=_reached(e.grand_final_place, went_out.get(e.player_id, "")),
+            reached=_reached(
+                e.player_id in finalists, went_out.get(e.player_id, ""), remaining.get(e.player_id, 0), tournament
+            )
+            + _counts(e, finalists, remaining, chips, grand_final_seated=gf is not None),
             reached_stage=enums.Stage.GRAND_FINAL
-            if e.grand_final_place
+            if e.player_id in finalists
             else went_out.get(e.player_id, "").split(":", 1)[0],
         )
         for e in entries
     ]
 
 
-def _reached(grand_final_place: int | None, went_out: str) -> Label:
-    if grand_final_place:
+def _counts(
+    entry: life_bands.RankEntry,
+    finalists: dict[int, int | None],
+    bands: dict[int, int],
+    chips: dict[int, int],
+    *,
+    grand_final_seated: bool,
+) -> str:
+    """While play goes on, what ranked a player still in: " · 2 life bands · 1 chip" (in the
+    grand final only the chips count); "" for a player out or placed, a finalist waiting for the
+    grand final's seating, and once finished."""
+    pid = entry.player_id
+    if not chips or entry.out_sequence is not None or finalists.get(pid) is not None:
+        return ""
+    chip_words = ngettext("%(count)s chip", "%(count)s chips", chips.get(pid, 0)) % {"count": chips.get(pid, 0)}
+    if pid in finalists:
+        return f" · {chip_words}" if grand_final_seated else ""
+    band_words = ngettext("%(count)s life band", "%(count)s life bands", bands.get(pid, 0)) % {
+        "count": bands.get(pid, 0)
+    }
+    return f" · {band_words} · {chip_words}"
+
+
+def _reached(finalist: bool, went_out: str, bands: int, tournament: Tournament) -> Label:
+    if finalist:
         return _("Grand final")
     if went_out.startswith(enums.Stage.MAIN):
         return _("Out in the main round")
     if went_out:
         return _("Out in the consolation round")
-    return _("still playing")
+    if bands >= tournament.life_bands:
+        return _("In the main round")
+    return _("In the consolation round")
 
 
 def rounds_context(tournament: Tournament, rounds: list[Round]) -> dict[str, Any]:
@@ -200,6 +253,7 @@ def rounds_context(tournament: Tournament, rounds: list[Round]) -> dict[str, Any
         "pool": pool_players(tournament, POOL_NAMED),
         "pool_count": PoolEntry.objects.filter(tournament=tournament, left_at__isnull=True).count(),
         "main_winners": [winners[pid] for pid in where.main_winners if pid in winners],
+        "main_winner_names": [winners[pid].name for pid in where.main_winners if pid in winners],
         "main_rounds": [r for r in rounds if r.stage == enums.Stage.MAIN],
         "consolation_rounds": [r for r in rounds if r.stage == enums.Stage.CONSOLATION],
         "grand_final_rounds": [r for r in rounds if r.stage == enums.Stage.GRAND_FINAL],
@@ -242,15 +296,26 @@ def public_extras(tournament: Tournament) -> PublicExtras:
         .annotate(n=Count("pk"))
         .values_list("player_id", "n")
     )
-    pool = list(
-        PoolEntry.objects.filter(tournament=tournament, left_at__isnull=True)
+    # Who waits, and (in the same query) who went from the pool to the grand final without
+    # another table (the phone page tells them to wait for the grand final's seating).
+    entries = (
+        PoolEntry.objects.filter(tournament=tournament)
+        .filter(Q(left_at__isnull=True) | Q(left_reason=PoolEntry.Left.QUALIFIED))
         .order_by("joined_at", "pk")
-        .values_list("player__start_number", "player__name")
+        .values_list("player__start_number", "player__name", "player_id", "left_at")
     )
+    pool: list[tuple[int | None, str]] = []
+    qualified: set[int] = set()
+    for number, name, player_id, left_at in entries:
+        if left_at is None:
+            pool.append((number, name))
+        else:
+            qualified.add(player_id)
     return PublicExtras(
         bands={pid: max(tournament.life_bands - n, 0) for pid, n in cuts.items()},
         default_bands=tournament.life_bands,
         pool=pool,
+        qualified=frozenset(qualified),
         sharp_minutes=tournament.sharp_play_minutes,
         sharp_stages=(enums.Stage.MAIN, enums.Stage.CONSOLATION),
     )

@@ -15,8 +15,10 @@ Source: the Schocken tournament rules (rules/README.md, format B).
   players wait; survivors return to the pool. When nothing more can arrive and
   at most 4 remain, they play the consolation final table; its 2 winners reach
   the grand final. A player whose last band is cut is out of the tournament.
-- Grand final: the order of elimination gives places 4, 3, 2; the last player
-  left wins. Everyone else is ranked by when they went out (later is better).
+- Grand final: the order of elimination gives places 4, 3, 2 (each decided as the player
+  goes out); the last player left wins. Everyone else is ranked by when they went out
+  (later is better); while play goes on, those still in by what the format counts: still
+  in the main round, bands left, chips (``rank_players``).
 
 Any count from 3 players can be seated. The main round (``plan_main``) asks the
 organiser where its count does not split into tables of the settings (5 at
@@ -32,7 +34,7 @@ whoever reached it at one table.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -75,6 +77,13 @@ def players_out_at(table_size: int, *, grand_final: bool = False) -> int:
 
 def table_decided(table_size: int, players_out: int, *, grand_final: bool = False) -> bool:
     return players_out >= players_out_at(table_size, grand_final=grand_final)
+
+
+def grand_final_place(table_size: int, out_order: int) -> int:
+    """The place of the grand finalist who went out ``out_order``-th (1 = first out): the order of
+    elimination gives the places from the back (4, 3, 2 at a table of 4). Decided the moment
+    the player goes out, before the grand final ends."""
+    return table_size - out_order + 1
 
 
 def is_sharp_play(started_at: datetime, now: datetime, minutes: int, *, grand_final: bool) -> bool:
@@ -186,6 +195,9 @@ def plan_pool(pool: Sequence[int], *, more_coming: bool, preferred: int = 3, lar
 
 RULE_GRAND_FINAL = "grand_final_place"
 RULE_NOT_IN_GRAND_FINAL = "not_in_grand_final"
+RULE_STILL_IN_MAIN = "still_in_main"
+RULE_MORE_BANDS = "more_bands"
+RULE_MORE_CHIPS = "more_chips"
 RULE_WENT_OUT_LATER = "went_out_later"
 RULE_START_NUMBER = "start_number"
 
@@ -201,23 +213,54 @@ class RankEntry:
 
 def rank_players(
     start_numbers: Mapping[int, int],
-    grand_final_order: Sequence[int],
+    grand_final: Sequence[int] | Mapping[int, int | None],
     out_sequence: Mapping[int, int],
+    *,
+    in_main: Collection[int] = (),
+    bands: Mapping[int, int] | None = None,
+    chips: Mapping[int, int] | None = None,
 ) -> list[RankEntry]:
-    """Grand finalists by their place, then everyone else by when they went out
-    (a higher ``out_sequence`` is later and ranks higher), then start number.
+    """Everyone by what the format counts, best first.
 
-    ``grand_final_order`` lists the grand finalists best first (the winner, then
-    the reverse order of elimination); players still in play rank above those
-    who went out.
+    ``grand_final``: the grand finalists. A sequence lists a finished grand final best first
+    (the winner, then the reverse order of elimination: its index is the place); a mapping
+    gives each finalist's place, ``None`` while the player is still in it (or qualified and
+    waiting for it). ``out_sequence``: players out of the tournament, a higher number went out
+    later. While play goes on (the live counts, ignored for finalists and players out):
+    ``in_main`` are still in the main round, ``bands`` their life bands left, ``chips`` the
+    chips at their latest table.
+
+    The order: grand finalists first (still in it above those placed, then by place); then
+    still in the main round, more bands left, more chips (for finalists still in the grand
+    final too), went out later, and the lower start number last: a start number decides only
+    where every other rule ties. A finished tournament (everyone but the finalists out) is
+    ranked by the grand final's places, then by who went out later.
     """
-    gf_place = {pid: index for index, pid in enumerate(grand_final_order, start=1)}
+    if isinstance(grand_final, Mapping):
+        gf_place: dict[int, int | None] = dict(grand_final)
+    else:
+        gf_place = {pid: index for index, pid in enumerate(grand_final, start=1)}
+    main = frozenset(in_main)
+    bands_left = bands or {}
+    chips_now = chips or {}
+
+    def alive(pid: int) -> bool:
+        return pid not in gf_place and pid not in out_sequence
+
+    def chips_of(pid: int) -> int:
+        if pid in gf_place:
+            return chips_now.get(pid, 0) if gf_place[pid] is None else 0
+        return chips_now.get(pid, 0) if alive(pid) else 0
+
     ranked = rank_by(
         start_numbers,
         [
             # The player above reached the grand final; this one did not.
             (RULE_NOT_IN_GRAND_FINAL, lambda pid: pid not in gf_place),
-            (RULE_GRAND_FINAL, lambda pid: gf_place.get(pid, 0)),
+            (RULE_GRAND_FINAL, lambda pid: gf_place.get(pid) or 0),
+            (RULE_STILL_IN_MAIN, lambda pid: not (alive(pid) and pid in main)),
+            (RULE_MORE_BANDS, lambda pid: -bands_left.get(pid, 0) if alive(pid) else 0),
+            (RULE_MORE_CHIPS, lambda pid: -chips_of(pid)),
             (RULE_WENT_OUT_LATER, lambda pid: -(out_sequence.get(pid) or 10**12)),
             (RULE_START_NUMBER, lambda pid: start_numbers[pid]),
         ],

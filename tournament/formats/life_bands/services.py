@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from games.models import Game, GameStatus
-from tournament import draws, enums, seating
+from tournament import draws, enums, naming, seating
 from tournament.errors import NeedsChoice, ServiceError, UnknownStep
 from tournament.formats.base import FormatError
 from tournament.formats.life_bands import reads
@@ -384,10 +384,16 @@ def refresh_table(tournament: Tournament, table: Table, actor: User) -> None:
             seat.advances = seat.player_id not in out_order
             if grand_final:
                 # The order of elimination gives the places from the back.
-                seat.place = len(seats) - out_order[seat.player_id] + 1 if seat.player_id in out_order else 1
+                seat.place = (
+                    life_bands.grand_final_place(len(seats), out_order[seat.player_id])
+                    if seat.player_id in out_order
+                    else 1
+                )
         else:
             seat.advances = None
-            seat.place = None
+            # A grand finalist's place is decided the moment they go out (4, then 3, then 2).
+            out = out_order.get(seat.player_id)
+            seat.place = life_bands.grand_final_place(len(seats), out) if grand_final and out else None
     Seat.objects.bulk_update(seats, ["chips", "out_order", "advances", "place"])
     if not grand_final:
         _reconcile_bands(tournament, table, seats, out_game, actor)
@@ -458,7 +464,7 @@ def _undo_guard(tournament: Tournament, table: Table) -> None:
     if moved.exists():
         raise ServiceError(
             _("%(names)s already play at another table; this result can no longer be undone.")
-            % {"names": ", ".join(entry.player.name for entry in moved)}
+            % {"names": naming.and_list(entry.player.name for entry in moved)}
         )
 
 
@@ -548,10 +554,10 @@ def _downstream(tournament: Tournament, table: Table) -> list[corrections.Swap]:
                         "with %(seated)s from it, and a correction cannot seat it again."
                     )
                     % {
-                        "now": ", ".join(names[pid] for pid in sorted(goes_on, key=names.__getitem__)) or "–",
+                        "now": naming.and_list(names[pid] for pid in sorted(goes_on, key=names.__getitem__)) or "–",
                         "table": str(table),
                         "final": str(final),
-                        "seated": ", ".join(sorted(names[pid] for pid in in_final & at_table)) or "–",
+                        "seated": naming.and_list(sorted(names[pid] for pid in in_final & at_table)) or "–",
                     }
                     + " "
                     + corrections.keep_going_on()
@@ -564,7 +570,7 @@ def _downstream(tournament: Tournament, table: Table) -> list[corrections.Swap]:
                 "correction that leaves the same players out at %(table)s can still be made."
             )
             % {
-                "names": ", ".join(entry.player.name for entry in gone),
+                "names": naming.and_list(entry.player.name for entry in gone),
                 "table": str(table),
                 "tables": corrections.tables_named(
                     [entry.seated_at_table for entry in gone if entry.seated_at_table is not None]

@@ -29,6 +29,7 @@ STAFF = [
     ("referee", "referee-password", enums.Role.REFEREE),
 ]
 
+# Stored in English; every page shows them in its reader's language (``models.KNOWN_CHECKLIST_LABELS``).
 CHECKLIST = ["Diving licence (OWD)", "Medical certificate", "Entry fee paid", "Own deck checked"]
 RETURNABLE = ["Own deck checked"]
 

@@ -165,7 +165,7 @@ def test_referee_decides_a_table_of_four_and_the_organiser_forms_a_consolation_t
     lost_button(page, 1).click()
     expect_status(page, "Decided")
     expect(panel(page).locator(".decided-banner")).to_contain_text("Table decided")
-    expect(panel(page).locator(".decided-banner")).to_contain_text(f"{names[2]}, {names[3]}")
+    expect(panel(page).locator(".decided-banner")).to_contain_text(f"{names[2]} and {names[3]}")  # a list, not a comma
     expect(panel(page).get_by_role("button", name="Lost")).to_have_count(0)
     expect(seat_rows(page).locator(".badge")).to_have_count(2)
     expect_chips(page, [0, 0, 2, 2])
@@ -219,7 +219,7 @@ def test_referee_decides_a_table_of_four_and_the_organiser_forms_a_consolation_t
     form.click()
     expect(desk.locator(".messages")).to_contain_text("Consolation table seated from the waiting pool.")
     expect(desk.locator("#pool")).to_have_count(0)
-    expect(desk.get_by_text("Nobody is waiting.")).to_be_visible()
+    expect(desk.get_by_text("Nobody waits in the consolation pool.")).to_be_visible()
     expect(form).to_be_disabled()
     consolation = desk.locator(".lb-brackets section").nth(1)
     expect(consolation.locator(".bracket-table")).to_have_count(1)

@@ -566,8 +566,10 @@ PINNED: dict[str, dict[str, int]] = {
     enums.Format.LIFE_BANDS: {
         "round1/referee_tables": 9,
         "round1/rounds": 21,
-        "round1/ranking": 8,
-        "round1/export_standings": 7,
+        # + each player's latest seat (chips, a survived final table) and the pool's qualified:
+        # the ranking during play counts bands and chips (issue 27).
+        "round1/ranking": 10,
+        "round1/export_standings": 9,
         "round1/export_games": 7,
         "round1/audit_log": 10,
         "round1/desk": 9,
@@ -587,7 +589,7 @@ PINNED: dict[str, dict[str, int]] = {
         "round1/find": 7,
         "round2/referee_tables": 9,
         "round2/rounds": 21,
-        "round2/ranking": 8,
+        "round2/ranking": 10,
         "round2/referee_table_playing": 11,
         "round2/half_tracker_playing": 10,  # +1: the game kept for the table (TrackerGame)
         "round2/projector": 6,

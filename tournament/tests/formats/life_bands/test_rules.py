@@ -38,8 +38,11 @@ from tournament.formats.base import FormatError
 from tournament.formats.life_bands import rules as life_bands
 from tournament.formats.life_bands.rules import (
     RULE_GRAND_FINAL,
+    RULE_MORE_BANDS,
+    RULE_MORE_CHIPS,
     RULE_NOT_IN_GRAND_FINAL,
     RULE_START_NUMBER,
+    RULE_STILL_IN_MAIN,
     RULE_WENT_OUT_LATER,
     is_sharp_play,
     plan_main,
@@ -401,6 +404,7 @@ class Sim:
     grand_final: SimTable | None = None
     grand_final_order: list[int] = field(default_factory=list)
     out_sequence: dict[int, int] = field(default_factory=dict)
+    rank_live: bool = False  # check the live ranking after every step (``check_live_ranking``)
     games: int = 0
     tables: int = 0
     steps: int = 0
@@ -630,6 +634,60 @@ class Sim:
         assert set().union(*groups) == self.start.keys()
         assert all(self.bands[pid] >= 1 for pid in pool)
         assert all(self.bands[pid] == 0 or pid in self.cut_at_consolation_final for pid in self.out_sequence)
+        if self.rank_live:
+            self.check_live_ranking()
+
+    def check_live_ranking(self) -> None:
+        """The ranking while play goes on (what the ranking page shows): grand finalists first
+        (still in it above those placed), then still in the main round, more bands, more chips,
+        later out; a start number decides only where every other count ties."""
+        finalists: dict[int, int | None] = {}
+        if self.grand_final is not None:
+            size = len(self.grand_final.players)
+            finalists = dict.fromkeys(self.grand_final.players)
+            for index, pid in enumerate(self.grand_final.out, start=1):
+                finalists[pid] = life_bands.grand_final_place(size, index)
+        else:
+            finalists = dict.fromkeys(self.main_winners + self.consolation_winners)
+        chips = {pid: self.playing[table].chips[pid] for pid, table in self.seat_of.items()}
+        in_main = {pid for pid, left in self.bands.items() if left == self.rules.bands}
+        entries = rank_players(self.start, finalists, self.out_sequence, in_main=in_main, bands=self.bands, chips=chips)
+        assert [e.place for e in entries] == list(range(1, self.n + 1))
+        assert sorted(e.player_id for e in entries) == sorted(self.start)
+        ids = [e.player_id for e in entries]
+        assert set(ids[: len(finalists)]) == set(finalists), "the grand finalists first"
+        alive = [pid for pid in ids if pid not in finalists and pid not in self.out_sequence]
+        out = [pid for pid in ids if pid in self.out_sequence]
+        assert ids == ids[: len(finalists)] + alive + out, "those still in above those out"
+        bands = [self.bands[pid] for pid in alive]
+        assert bands == sorted(bands, reverse=True), "more bands never below fewer"
+        places = [finalists[pid] or 0 for pid in ids[: len(finalists)]]
+        assert places == sorted(places), "still in the grand final above those placed, then by place"
+
+        def counts(pid: int) -> tuple[object, ...]:
+            is_alive = pid not in finalists and pid not in self.out_sequence
+            in_gf = pid in finalists and finalists[pid] is None
+            return (
+                pid in finalists,
+                finalists.get(pid),
+                is_alive and pid in in_main,
+                self.bands[pid] if is_alive else 0,
+                chips.get(pid, 0) if is_alive or in_gf else 0,
+                self.out_sequence.get(pid),
+            )
+
+        for above, below in itertools.pairwise(entries):
+            if below.decided_by == RULE_START_NUMBER:
+                assert counts(above.player_id) == counts(below.player_id), (above, below)
+                assert self.start[above.player_id] < self.start[below.player_id]
+            else:
+                assert counts(above.player_id) != counts(below.player_id), (above, below)
+            if below.decided_by == RULE_MORE_BANDS:
+                assert counts(above.player_id)[3] > counts(below.player_id)[3]
+            if below.decided_by == RULE_MORE_CHIPS:
+                assert chips.get(above.player_id, 0) > chips.get(below.player_id, 0)
+            if below.decided_by == RULE_STILL_IN_MAIN:
+                assert above.player_id in in_main and below.player_id not in in_main
 
     def check_end(self) -> None:
         assert self.grand_final is not None and not self.playing and not self.pool
@@ -651,10 +709,26 @@ class Sim:
         assert len(set(sequences)) == len(sequences)
 
 
-def simulate(n: int, seed: int, rules: Rules | None = None, eagerness: float | None = None) -> Sim:
+def simulate(
+    n: int, seed: int, rules: Rules | None = None, eagerness: float | None = None, *, rank_live: bool = False
+) -> Sim:
     rng = random.Random(seed)
     eager = rng.choice([0.02, 0.3, 0.95]) if eagerness is None else eagerness
-    return Sim(n=n, rng=rng, rules=rules or Rules(), organiser_eagerness=eager).run()
+    return Sim(n=n, rng=rng, rules=rules or Rules(), organiser_eagerness=eager, rank_live=rank_live).run()
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    n=st.integers(min_value=3, max_value=40),
+    seed=st.integers(0, 2**32),
+    eagerness=st.sampled_from([0.0, 0.3, 1.0]),
+    bands=st.sampled_from([2, 3]),
+)
+@example(n=11, seed=0, eagerness=0.3, bands=2)
+def test_the_live_ranking_counts_bands_and_chips(n: int, seed: int, eagerness: float, bands: int) -> None:
+    """After every game and every organiser step of a whole tournament, the ranking the page
+    shows (``Sim.check_live_ranking``) orders by what the format counts."""
+    simulate(n, seed, Rules(bands=bands), eagerness=eagerness, rank_live=True)
 
 
 @settings(max_examples=200, deadline=None)
