@@ -147,6 +147,9 @@ class PublicExtras:
     pool: Sequence[tuple[int | None, str]] = ()
     sharp_minutes: int | None = None
     sharp_stages: tuple[str, ...] = ()  # the stages whose tables switch to sharp play
+    # Players between rounds (at no playing table) and the round they wait for:
+    # (player id, name, stage, stage number), named by ``tournament.naming.round_name`` when shown.
+    waiting: Sequence[tuple[int, str, str, int]] = ()
 
 
 @dataclass(frozen=True)

@@ -11,10 +11,10 @@ from django.db.models import Count, Q, Sum
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext
 
 from games.models import GameStatus
-from tournament import enums
+from tournament import enums, naming
 from tournament.formats.life_bands import rules as life_bands
 from tournament.formats.record import START_NUMBER_RULE, Label, PublicExtras, Standing, ranked_players
 from tournament.models import LedgerEntry, Player, PoolEntry, Round, Seat, Table, Tournament
@@ -43,6 +43,14 @@ def bands_left(tournament: Tournament, player_ids: list[int]) -> dict[int, int]:
     return {pid: tournament.life_bands + (sums.get(pid) or 0) for pid in player_ids}
 
 
+def moves_on_at_close(tournament: Tournament) -> bool:
+    """A decided table's players move on only when it is closed: with a second confirmation, and
+    with automatic advancement (so that its referee can undo a wrong last tap until the close,
+    ``services._after_close``). Otherwise they move on at the decision, and the organiser seats
+    on when they choose."""
+    return tournament.confirm_results or tournament.auto_advance
+
+
 @dataclass(frozen=True)
 class State:
     """Where everyone is (read under the tournament lock)."""
@@ -67,10 +75,11 @@ def state(tournament: Tournament) -> State:
     main_round = main_rounds[-1] if main_rounds else None
     consolation = next((r for r in rounds if r.stage == enums.Stage.CONSOLATION), None)
     grand_final = next((r for r in rounds if r.stage == enums.Stage.GRAND_FINAL), None)
-    # With a second confirmation (``Tournament.confirm_results``) a decided table counts once it is
-    # closed: until then it holds up the round like a playing one, and its players do not move on.
+    # With a second confirmation or automatic advancement (``moves_on_at_close``) a decided table
+    # counts once it is closed: until then it holds up the round like a playing one, and its
+    # players do not move on (its referee can still undo the last game).
     unsettled = [enums.TableStatus.PLAYING]
-    if tournament.confirm_results:
+    if moves_on_at_close(tournament):
         unsettled.append(enums.TableStatus.DECIDED)
     main_open = bool(main_round and main_round.tables.filter(status__in=unsettled).exists())
     main_winners: list[int] = []
@@ -91,6 +100,10 @@ def state(tournament: Tournament) -> State:
     waiting = PoolEntry.objects.filter(tournament=tournament, left_at__isnull=True)
     if tournament.confirm_results:
         waiting = waiting.filter(Q(source_table__isnull=True) | Q(source_table__status=enums.TableStatus.CLOSED))
+    elif tournament.auto_advance:
+        # A player out at a table that plays on joins at once (the pool is refilled continuously);
+        # those of a decided table when it is closed.
+        waiting = waiting.exclude(source_table__status=enums.TableStatus.DECIDED)
     pool = list(waiting.order_by("joined_at", "pk").values_list("player_id", flat=True))
     consolation_winners = list(
         PoolEntry.objects.filter(tournament=tournament, left_reason=PoolEntry.Left.QUALIFIED).values_list(
@@ -230,7 +243,51 @@ def table_context(tournament: Tournament, view: Any) -> dict[str, Any]:
         "elapsed": _elapsed(table.started_at),
         "survivors": [seat.player.name for seat in view.seats if seat.out_order is None],
         "table_links": [(reverse("tournament:half_tracker", args=[tournament.pk, table.pk]), _("Half tracker"))],
+        # A decided table waits for its close before its players move on (automatic advancement
+        # or a second confirmation): the referee's page says so, and that the undo stays until then.
+        "moves_on_at_close": moves_on_at_close(tournament) and not grand_final,
+        "went_on": went_on(tournament, table, view.seats) if table.status == enums.TableStatus.CLOSED else [],
     }
+
+
+def went_on(tournament: Tournament, table: Table, seats: list[Seat]) -> list[tuple[str, str]]:
+    """Where the players of a closed table are now, for its referee: (where, names) per place, in
+    the order of the seats: a table seated after it ("Main round 2 · Table 1"), or the round they
+    wait for ("Main round 2 · waiting"); players out of the tournament are not named. The grand
+    final's players are named nowhere (the tournament is over). Four queries."""
+    if table.round.stage == enums.Stage.GRAND_FINAL:
+        return []
+    players = {seat.player_id: seat.player.name for seat in seats}
+    where: dict[int, str] = {}
+    for pid, stage, stage_number, number, is_duel, place in (
+        Seat.objects.filter(player_id__in=players, table__round__tournament=tournament, table_id__gt=table.pk)
+        .order_by("table_id")
+        .values_list(
+            "player_id",
+            "table__round__stage",
+            "table__round__stage_number",
+            "table__number",
+            "table__is_duel",
+            "table__duel_for_place",
+        )
+    ):
+        where[pid] = naming.table_name(
+            naming.round_name(stage, stage_number), number, is_duel=is_duel, duel_for_place=place
+        )
+    pool = list(
+        PoolEntry.objects.filter(tournament=tournament, left_at__isnull=True, player_id__in=players).values_list(
+            "player_id", "player__name"
+        )
+    )
+    word = pgettext("where do I sit: a player between rounds", "waiting")
+    for pid, _name, stage, number in waiting(tournament, pool):
+        if pid in players and pid not in where:
+            where[pid] = f"{naming.round_name(stage, number)} · {word}"
+    places: dict[str, list[str]] = {}
+    for pid, name in players.items():
+        if pid in where:
+            places.setdefault(where[pid], []).append(name)
+    return [(place, ", ".join(names)) for place, names in places.items()]
 
 
 def public_extras(tournament: Tournament) -> PublicExtras:
@@ -242,18 +299,52 @@ def public_extras(tournament: Tournament) -> PublicExtras:
         .annotate(n=Count("pk"))
         .values_list("player_id", "n")
     )
-    pool = list(
+    pool_rows = list(
         PoolEntry.objects.filter(tournament=tournament, left_at__isnull=True)
         .order_by("joined_at", "pk")
-        .values_list("player__start_number", "player__name")
+        .values_list("player__start_number", "player__name", "player_id")
     )
     return PublicExtras(
         bands={pid: max(tournament.life_bands - n, 0) for pid, n in cuts.items()},
         default_bands=tournament.life_bands,
-        pool=pool,
+        pool=[(number, name) for number, name, _pid in pool_rows],
         sharp_minutes=tournament.sharp_play_minutes,
         sharp_stages=(enums.Stage.MAIN, enums.Stage.CONSOLATION),
+        waiting=waiting(tournament, [(pid, name) for _number, name, pid in pool_rows]),
     )
+
+
+def waiting(tournament: Tournament, pool: list[tuple[int, str]]) -> list[tuple[int, str, str, int]]:
+    """Who is between rounds, at no playing table, and the round they wait for: (player id, name,
+    stage, stage number). The survivors of the last main round's finished tables wait for the
+    next main round (those of its final table for the grand final); the pool (``pool``: its
+    players' ids and names) for the consolation round; the consolation round's winners for the
+    grand final. Nobody once the grand final is seated. Three queries at most."""
+    rounds = list(
+        Round.objects.filter(tournament=tournament).order_by("number").values_list("pk", "stage", "stage_number")
+    )
+    if any(stage == enums.Stage.GRAND_FINAL for _pk, stage, _number in rounds):
+        return []
+    lines = [(pid, name, enums.Stage.CONSOLATION.value, 1) for pid, name in pool]
+    main = [(pk, number) for pk, stage, number in rounds if stage == enums.Stage.MAIN]
+    consolation = [pk for pk, stage, _number in rounds if stage == enums.Stage.CONSOLATION]
+    between = Q(table__round_id__in=consolation, table__is_final=True)
+    if main:
+        between |= Q(table__round_id=main[-1][0])
+    final = enums.Stage.GRAND_FINAL.value
+    for pid, name, is_final, stage in (
+        Seat.objects.filter(between, advances=True, out_order__isnull=True)
+        .exclude(table__status=enums.TableStatus.PLAYING)
+        .order_by("table__number", "position")
+        .values_list("player_id", "player__name", "table__is_final", "table__round__stage")
+    ):
+        if stage == enums.Stage.MAIN and not is_final:
+            lines.append((pid, name, enums.Stage.MAIN.value, main[-1][1] + 1))
+        else:
+            lines.append((pid, name, final, 1))
+    qualified = PoolEntry.objects.filter(tournament=tournament, left_reason=PoolEntry.Left.QUALIFIED)
+    lines += [(pid, name, final, 1) for pid, name in qualified.values_list("player_id", "player__name")]
+    return lines
 
 
 def default_checklist() -> list[str]:
