@@ -333,6 +333,9 @@ SENTENCES = {
     "first_dealer_set": gettext_lazy("%(where)s: %(player)s deals first."),
     "table_closed": gettext_lazy("%(where)s: table closed."),
     "table_reopened": gettext_lazy("%(where)s: table reopened."),
+    "table_renumbered": gettext_lazy(
+        "%(where)s: back in play with a new number; its number %(was)s was taken by a table playing meanwhile."
+    ),
     "game_corrected": gettext_lazy("%(where)s: game %(game)s corrected, %(now)s instead of %(was)s."),
     "game_voided": gettext_lazy("%(where)s: game %(game)s voided (it was %(was)s)."),
     "first_dealer_changed": gettext_lazy("%(where)s: first dealer changed to %(player)s."),
