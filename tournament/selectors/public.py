@@ -311,7 +311,9 @@ def public_tables(
     table_columns = _TABLE_COLUMNS if sharp else _TABLE_COLUMNS_UNTIMED
     rows = (
         Seat.objects.filter(seats, table__round_id__in=list(rounds))
-        .order_by("table__round__number", "table__number", "position")
+        # The table's id before the seats: a number may come back within a round (a consolation
+        # table seated where an earlier one stood, ``play.rounds.in_play``).
+        .order_by("table__round__number", "table__number", "table_id", "position")
         .values_list(*table_columns, *_SEAT_FIELDS)
     )
     width = len(_TABLE_COLUMNS)

@@ -236,7 +236,7 @@ class _Windowed:
         if playing_only:
             live_tables = live_tables.filter(status=enums.TableStatus.PLAYING)
         tables_window = window_of(live_total, TABLES_WINDOW, self.cycle)
-        window_ids = live_tables.order_by("round__number", "number").values("id")[
+        window_ids = live_tables.order_by("round__number", "number", "id").values("id")[
             tables_window.offset : tables_window.offset + tables_window.size
         ]
         # "Where do I sit?": one narrow row per live seat, in dictionary order (equal names in
@@ -259,7 +259,7 @@ class _Windowed:
                 for name, is_duel, number, player_id, out_order, status, round_id, duel_for_place in (
                     Seat.objects.filter(table__in=live_tables)
                 )
-                .order_by("table__round__number", "table__number", "position")
+                .order_by("table__round__number", "table__number", "table_id", "position")
                 .values_list(
                     "player__name",
                     "table__is_duel",
@@ -276,7 +276,11 @@ class _Windowed:
         shown = public.bracket_rounds(self.rounds, self.fmt.parallel_rounds)
         first_tables = (
             Table.objects.filter(round__in=shown)
-            .annotate(row=models.Window(RowNumber(), partition_by=[F("round_id")], order_by=F("number").asc()))
+            .annotate(
+                row=models.Window(
+                    RowNumber(), partition_by=[F("round_id")], order_by=[F("number").asc(), F("id").asc()]
+                )
+            )
             .filter(row__lte=bracket_cap(len(shown)))
             .order_by()
             .values("id")[

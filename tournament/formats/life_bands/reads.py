@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from django.db.models import Count, Q, Sum
+from django.db.models import BooleanField, Count, Exists, ExpressionWrapper, Q, Sum
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -254,7 +254,7 @@ def went_on(tournament: Tournament, table: Table, seats: list[Seat]) -> list[tup
     """Where the players of a closed table are now, for its referee: (where, names) per place, in
     the order of the seats: a table seated after it ("Main round 2 · Table 1"), or the round they
     wait for ("Main round 2 · waiting"); players out of the tournament are not named. The grand
-    final's players are named nowhere (the tournament is over). Four queries."""
+    final's players are named nowhere (the tournament is over). Three queries."""
     if table.round.stage == enums.Stage.GRAND_FINAL:
         return []
     players = {seat.player_id: seat.player.name for seat in seats}
@@ -274,13 +274,9 @@ def went_on(tournament: Tournament, table: Table, seats: list[Seat]) -> list[tup
         where[pid] = naming.table_name(
             naming.round_name(stage, stage_number), number, is_duel=is_duel, duel_for_place=place
         )
-    pool = list(
-        PoolEntry.objects.filter(tournament=tournament, left_at__isnull=True, player_id__in=players).values_list(
-            "player_id", "player__name"
-        )
-    )
     word = pgettext("where do I sit: a player between rounds", "waiting")
-    for pid, _name, stage, number in waiting(tournament, pool):
+    ids = list(players)
+    for pid, _name, stage, number in waiting(tournament, _pool_rows(tournament, ids), ids):
         if pid in players and pid not in where:
             where[pid] = f"{naming.round_name(stage, number)} · {word}"
     places: dict[str, list[str]] = {}
@@ -299,51 +295,83 @@ def public_extras(tournament: Tournament) -> PublicExtras:
         .annotate(n=Count("pk"))
         .values_list("player_id", "n")
     )
-    pool_rows = list(
-        PoolEntry.objects.filter(tournament=tournament, left_at__isnull=True)
-        .order_by("joined_at", "pk")
-        .values_list("player__start_number", "player__name", "player_id")
-    )
+    pool_rows = _pool_rows(tournament)
     return PublicExtras(
         bands={pid: max(tournament.life_bands - n, 0) for pid, n in cuts.items()},
         default_bands=tournament.life_bands,
-        pool=[(number, name) for number, name, _pid in pool_rows],
+        pool=[(row.start_number, row.name) for row in pool_rows if row.waits],
         sharp_minutes=tournament.sharp_play_minutes,
         sharp_stages=(enums.Stage.MAIN, enums.Stage.CONSOLATION),
-        waiting=waiting(tournament, [(pid, name) for _number, name, pid in pool_rows]),
+        waiting=waiting(tournament, pool_rows),
     )
 
 
-def waiting(tournament: Tournament, pool: list[tuple[int, str]]) -> list[tuple[int, str, str, int]]:
+@dataclass(frozen=True)
+class _PoolRow:
+    start_number: int | None
+    name: str
+    player_id: int
+    waits: bool  # still in the pool (else: reached the grand final from it)
+    final_seated: bool  # the grand final is seated
+
+
+def _pool_rows(tournament: Tournament, players: list[int] | None = None) -> list[_PoolRow]:
+    """The waiting pool, longest waiting first, and who reached the grand final from it, with
+    whether the grand final is seated (one query)."""
+    rows = PoolEntry.objects.filter(
+        Q(left_at__isnull=True) | Q(left_reason=PoolEntry.Left.QUALIFIED), tournament=tournament
+    )
+    if players is not None:
+        rows = rows.filter(player_id__in=players)
+    final = Round.objects.filter(tournament=tournament, stage=enums.Stage.GRAND_FINAL)
+    return [
+        _PoolRow(*row)
+        for row in rows.annotate(
+            waits=ExpressionWrapper(Q(left_at__isnull=True), output_field=BooleanField()), final_seated=Exists(final)
+        )
+        .order_by("joined_at", "pk")
+        .values_list("player__start_number", "player__name", "player_id", "waits", "final_seated")
+    ]
+
+
+def waiting(
+    tournament: Tournament, pool: list[_PoolRow], players: list[int] | None = None
+) -> list[tuple[int, str, str, int]]:
     """Who is between rounds, at no playing table, and the round they wait for: (player id, name,
     stage, stage number). The survivors of the last main round's finished tables wait for the
-    next main round (those of its final table for the grand final); the pool (``pool``: its
-    players' ids and names) for the consolation round; the consolation round's winners for the
-    grand final. Nobody once the grand final is seated. Three queries at most."""
-    rounds = list(
-        Round.objects.filter(tournament=tournament).order_by("number").values_list("pk", "stage", "stage_number")
-    )
-    if any(stage == enums.Stage.GRAND_FINAL for _pk, stage, _number in rounds):
+    next main round (those of its final table for the grand final); the pool (``pool``,
+    ``_pool_rows``) for the consolation round; the consolation round's winners for the grand
+    final. Nobody once the grand final is seated (or the tournament is over). ``players``: only
+    these. One query (none after the end)."""
+    if tournament.status == enums.TournamentStatus.FINISHED or any(row.final_seated for row in pool):
         return []
-    lines = [(pid, name, enums.Stage.CONSOLATION.value, 1) for pid, name in pool]
-    main = [(pk, number) for pk, stage, number in rounds if stage == enums.Stage.MAIN]
-    consolation = [pk for pk, stage, _number in rounds if stage == enums.Stage.CONSOLATION]
-    between = Q(table__round_id__in=consolation, table__is_final=True)
-    if main:
-        between |= Q(table__round_id=main[-1][0])
     final = enums.Stage.GRAND_FINAL.value
-    for pid, name, is_final, stage in (
-        Seat.objects.filter(between, advances=True, out_order__isnull=True)
-        .exclude(table__status=enums.TableStatus.PLAYING)
+    lines = [
+        (row.player_id, row.name, enums.Stage.CONSOLATION.value if row.waits else final, 1)
+        for row in pool
+        if row.waits or not row.final_seated
+    ]
+    main = Round.objects.filter(tournament=tournament, stage=enums.Stage.MAIN).order_by("-number").values("pk")[:1]
+    seats = Seat.objects.filter(
+        Q(table__round_id__in=main) | Q(table__round__stage=enums.Stage.CONSOLATION, table__is_final=True),
+        table__round__tournament=tournament,
+        advances=True,
+        out_order__isnull=True,
+    ).exclude(table__status=enums.TableStatus.PLAYING)
+    if players is not None:
+        seats = seats.filter(player_id__in=players)
+    no_final = ~Exists(Round.objects.filter(tournament=tournament, stage=enums.Stage.GRAND_FINAL))
+    for pid, name, is_final, stage, number in (
+        seats.filter(no_final)
         .order_by("table__number", "position")
-        .values_list("player_id", "player__name", "table__is_final", "table__round__stage")
+        .values_list(
+            "player_id", "player__name", "table__is_final", "table__round__stage", "table__round__stage_number"
+        )
     ):
         if stage == enums.Stage.MAIN and not is_final:
-            lines.append((pid, name, enums.Stage.MAIN.value, main[-1][1] + 1))
+            lines.append((pid, name, enums.Stage.MAIN.value, number + 1))
         else:
             lines.append((pid, name, final, 1))
-    qualified = PoolEntry.objects.filter(tournament=tournament, left_reason=PoolEntry.Left.QUALIFIED)
-    lines += [(pid, name, final, 1) for pid, name in qualified.values_list("player_id", "player__name")]
     return lines
 
 
