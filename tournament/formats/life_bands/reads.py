@@ -216,6 +216,17 @@ def rounds_context(tournament: Tournament, rounds: list[Round]) -> dict[str, Any
         "main_rounds": [r for r in rounds if r.stage == enums.Stage.MAIN],
         "consolation_rounds": [r for r in rounds if r.stage == enums.Stage.CONSOLATION],
         "grand_final_rounds": [r for r in rounds if r.stage == enums.Stage.GRAND_FINAL],
+        # Decided tables whose players move on only at their close (automatic advancement, a
+        # second confirmation): the organiser sees what the next step waits for.
+        "awaiting_close": list(
+            Table.objects.filter(
+                round__tournament=tournament, round__status=enums.RoundStatus.RUNNING, status=enums.TableStatus.DECIDED
+            )
+            .select_related("round")
+            .order_by("number", "pk")[:POOL_NAMED]
+        )
+        if moves_on_at_close(tournament)
+        else [],
     }
 
 

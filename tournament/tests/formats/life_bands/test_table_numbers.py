@@ -234,6 +234,11 @@ def test_the_table_page_offers_undo_and_close_until_the_close(client, staff_user
     assert reverse("tournament:undo_game", args=[tournament.pk, last.pk]) in page
     assert reverse("tournament:close_table", args=[tournament.pk, last.pk]) in page
     assert 'id="moves-on-at-close"' in page
+    # The organiser's rounds page says what the next step waits for.
+    client.force_login(staff_user(tournament, enums.Role.ORGANISER))
+    organiser = client.get(reverse("tournament:rounds", args=[tournament.pk])).content.decode()
+    assert 'id="awaiting-close"' in organiser and str(last) in organiser
+    client.force_login(staff_user(tournament, enums.Role.REFEREE))
     last.refresh_from_db()
     closed = client.post(
         reverse("tournament:close_table", args=[tournament.pk, last.pk]),
