@@ -51,6 +51,10 @@ def test_the_dry_run_ends_with_a_complete_ranking(fmt: str, players: int) -> Non
     assert_numbers_never_shared(tournament)
     if fmt == enums.Format.LIFE_BANDS:
         assert_grand_final_complete(tournament)
+    else:  # one round at a time: each is numbered 1..n, as it always was
+        for rnd in tournament.rounds.all():
+            numbers = sorted(rnd.tables.values_list("number", flat=True))
+            assert numbers == list(range(1, len(numbers) + 1)), (str(rnd), numbers)
 
 
 def assert_numbers_never_shared(tournament: Tournament) -> None:

@@ -12,6 +12,7 @@ tournament finishes when the grand final's table is closed.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import datetime
 
 from django.db import transaction
 from django.db.models import F
@@ -245,7 +246,7 @@ def form_consolation_tables(*, tournament: Tournament, actor: User, seed: int | 
     return tables
 
 
-def _close_tables_left(tournament: Tournament, players: list[int], now) -> None:
+def _close_tables_left(tournament: Tournament, players: list[int], now: datetime) -> None:
     """The decided tables these pool players come from are closed as they are seated: once a
     player sits at another table the referee can no longer undo there (``_undo_guard``), so the
     table is out of play and its number free for the table seated now (``rounds.in_play``)."""
