@@ -520,7 +520,9 @@ class Table(models.Model):
         verbose_name = _("table")
         verbose_name_plural = _("tables")
         ordering = ["round", "number"]
-        constraints = [models.UniqueConstraint(fields=["round", "number"], name="table_number_unique_in_round")]
+        # No unique number per round: a number names one table while it plays, and is reused once
+        # that table is out of play (``play.rounds.in_play``), also within a round (the
+        # consolation round's tables come and go). Tables in play never share one (``seat_table``).
 
     def __str__(self) -> str:
         """The table's one name ("Main round 2 · Table 3", "Final · Duel for place 2")."""

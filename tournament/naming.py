@@ -28,12 +28,17 @@ if TYPE_CHECKING:
 _SINGLE = frozenset({enums.Stage.FINAL, enums.Stage.GRAND_FINAL, enums.Stage.LUCKY_LOSER, enums.Stage.CONSOLATION})
 
 
+def stage_name(stage: str) -> str:
+    """The stage alone: "Main round", "Consolation round" (the CSV's stage column)."""
+    try:
+        return str(enums.Stage(stage).label)
+    except ValueError:
+        return str(stage)
+
+
 def round_name(stage: str, stage_number: int) -> str:
     """ "Main round 2", "Lucky-loser round", "Final" (``Round.__str__``)."""
-    try:
-        label = str(enums.Stage(stage).label)
-    except ValueError:
-        label = str(stage)
+    label = stage_name(stage)
     if stage in _SINGLE:
         return label
     return f"{label} {stage_number}"

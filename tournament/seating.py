@@ -61,6 +61,7 @@ __all__ = [
     "seat_players",
     "short_size",
     "short_table_spread",
+    "smallest_free_number",
     "table_pairs",
     "table_sizes",
     "unavoidable_repeats",
@@ -1529,3 +1530,15 @@ def _seat_linear(
                         continue
                     break
     return tables, False
+
+
+def smallest_free_number(held: Iterable[int]) -> int:
+    """The number a new table takes: the smallest from 1 that no table still in play holds
+    (``held``), so that the tables playing at the same time never share a number and the
+    numbers stay those of the physical tables, reused as they become free (the main round's
+    and the consolation round's tables draw from one sequence)."""
+    taken = set(held)
+    number = 1
+    while number in taken:
+        number += 1
+    return number

@@ -148,6 +148,9 @@ class PublicExtras:
     qualified: frozenset[int] = frozenset()  # player ids through to a final not seated yet, without a table
     sharp_minutes: int | None = None
     sharp_stages: tuple[str, ...] = ()  # the stages whose tables switch to sharp play
+    # Players between rounds (at no playing table) and the round they wait for:
+    # (player id, name, stage, stage number), named by ``tournament.naming.round_name`` when shown.
+    waiting: Sequence[tuple[int, str, str, int]] = ()
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ and bumps the version; refusals are audited (``refusals_audited``).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -242,7 +242,7 @@ def reopen_table(*, tournament: Tournament, actor: User, table_id: int, version:
         table.closed_at = table.confirmed_at = table.confirmed_by = None
         table.version += 1
         table.save(update_fields=["status", "closed_at", "confirmed_at", "confirmed_by", "version"])
-        _reopen_round(locked, table.round)
+        _reopen_round(locked, table.round, actor, also=[table])
         bump(locked)
         audit(locked, actor, "table_reopened", table=table.pk, reason=reason)
     return table
@@ -449,10 +449,15 @@ def _keep_or_reopen(tournament: Tournament, table: Table, *, was_closed: bool, e
             )
         table.closed_at = None
         table.save(update_fields=["closed_at"])
-        _reopen_round(tournament, table.round)
+        _reopen_round(tournament, table.round, also=[table])
 
 
-def _reopen_round(tournament: Tournament, rnd: Round) -> None:
+def _reopen_round(tournament: Tournament, rnd: Round, actor: User | None = None, *, also: Iterable[Table] = ()) -> None:
+    """``rnd`` (and a finished tournament) runs again. Its tables not closed, and ``also``, are
+    in play again: one whose number a table seated meanwhile holds gets a free number
+    (``rounds.keep_numbers_apart``), audited, so that no two tables in play share a number."""
+    from tournament.play import rounds
+
     if rnd.status == enums.RoundStatus.FINISHED:
         rnd.status = enums.RoundStatus.RUNNING
         rnd.finished_at = None
@@ -460,6 +465,9 @@ def _reopen_round(tournament: Tournament, rnd: Round) -> None:
     if tournament.status == enums.TournamentStatus.FINISHED:
         tournament.status = enums.TournamentStatus.RUNNING
         tournament.save(update_fields=["status"])
+    back = {table.pk: table for table in [*rnd.tables.exclude(status=enums.TableStatus.CLOSED), *also]}
+    for table, was in rounds.keep_numbers_apart(back.values()):
+        audit(tournament, actor, "table_renumbered", table=table.pk, was=was, number=table.number)
 
 
 def _swap(tournament: Tournament, swap: Swap, actor: User, outcome: _Outcome, *, void_downstream: bool) -> None:
@@ -519,7 +527,7 @@ def _swap(tournament: Tournament, swap: Swap, actor: User, outcome: _Outcome, *,
     if was_closed and locked.status == enums.TableStatus.PLAYING:
         locked.closed_at = None
         locked.save(update_fields=["closed_at"])
-        _reopen_round(tournament, locked.round)
+        _reopen_round(tournament, locked.round, actor, also=[locked])
     elif was_closed:
         locked.status = enums.TableStatus.CLOSED
         locked.save(update_fields=["status"])

@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -40,6 +40,26 @@ def open_round(
     )
 
 
+def in_play(tournament_id: int) -> QuerySet[Table]:
+    """The tables of a tournament that hold their number: a table is in play while it plays, or
+    while it is decided and its referee may still undo its last game, that is until it is
+    closed (by its referee, the organiser, or because its players were seated elsewhere) or
+    its round is finished (the next round of its stage seated: a finished round's tables take
+    no more entries). A table stops holding its number exactly when its result can no longer
+    change at the table, so a table that may still play on never shares its number."""
+    return Table.objects.filter(round__tournament_id=tournament_id, round__status=enums.RoundStatus.RUNNING).exclude(
+        status=enums.TableStatus.CLOSED
+    )
+
+
+def free_number(tournament_id: int, *, exclude: int | None = None) -> int:
+    """The number a new table of the tournament takes (``seating.smallest_free_number``)."""
+    held = in_play(tournament_id)
+    if exclude is not None:
+        held = held.exclude(pk=exclude)
+    return seating.smallest_free_number(held.values_list("number", flat=True))
+
+
 def seat_table(
     rnd: Round,
     players: Iterable[int],
@@ -47,8 +67,11 @@ def seat_table(
     seat_fields: Mapping[str, Any] | None = None,
     **table_fields: Any,
 ) -> Table:
-    """A new playing table of ``rnd`` (numbered after the last one) with ``players`` in seat order."""
-    number = (Table.objects.filter(round=rnd).aggregate(m=Max("number"))["m"] or 0) + 1
+    """A new playing table of ``rnd`` with ``players`` in seat order, numbered with the smallest
+    number no table of the tournament in play holds (``in_play``): a round seated after the last
+    one closed numbers 1..n; rounds played at once (life bands' main and consolation rounds)
+    share one sequence of numbers, the way the hall's physical tables are reused."""
+    number = free_number(rnd.tournament_id)
     table = Table.objects.create(round=rnd, number=number, started_at=timezone.now(), **table_fields)
     extra = dict(seat_fields or {})
     Seat.objects.bulk_create(
@@ -254,3 +277,23 @@ def forecast_departs(rounds: Iterable[seating.PlannedRound], *, preferred: int, 
         elif any(not preferred <= size <= largest for size in planned.sizes):
             return True
     return False
+
+
+def keep_numbers_apart(tables: Iterable[Table]) -> list[tuple[Table, int]]:
+    """Tables taken back into play (a correction, a reopened table or round) whose number another
+    table in play took meanwhile get the smallest free number; the table that went on playing
+    keeps its own. Returns (table, its old number) for each table renumbered (for the audit and
+    the organiser's message)."""
+    moved = []
+    for table in tables:
+        if table.status == enums.TableStatus.CLOSED:
+            continue
+        tournament_id = table.round.tournament_id
+        if not in_play(tournament_id).filter(number=table.number).exclude(pk=table.pk).exists():
+            continue
+        old = table.number
+        table.number = free_number(tournament_id, exclude=table.pk)
+        table.version += 1
+        table.save(update_fields=["number", "version"])
+        moved.append((table, old))
+    return moved

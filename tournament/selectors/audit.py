@@ -52,6 +52,7 @@ class TableChoice:
     round_label: str
     name: str = ""
     label: str = ""  # the table within its round: "Table 3", "Duel for place 2"
+    stage_label: str = ""  # the round's stage: "Main round", "Consolation round"
 
 
 @dataclass(frozen=True)
@@ -94,6 +95,7 @@ def choices(tournament: Tournament) -> Choices:
     """The tournament's tables, players and people (three queries, whatever the field's size)."""
     tables = {}
     rounds: dict[int, str] = {}
+    stages: dict[str, str] = {}
     for row in (
         Table.objects.filter(round__tournament=tournament)
         .values("pk", "number", "is_duel", "duel_for_place", "round__number", "round__stage", "round__stage_number")
@@ -112,6 +114,7 @@ def choices(tournament: Tournament) -> Choices:
                 round_label, row["number"], is_duel=row["is_duel"], duel_for_place=row["duel_for_place"]
             ),
             label=label,
+            stage_label=stages.setdefault(row["round__stage"], naming.stage_name(row["round__stage"])),
         )
     players = {p.pk: p for p in Player.objects.filter(tournament=tournament).only("pk", "name", "start_number")}
     # The staff (with their roles here) and whoever wrote in the log, in one query: a row per role.
@@ -330,6 +333,9 @@ SENTENCES = {
     "first_dealer_set": gettext_lazy("%(where)s: %(player)s deals first."),
     "table_closed": gettext_lazy("%(where)s: table closed."),
     "table_reopened": gettext_lazy("%(where)s: table reopened."),
+    "table_renumbered": gettext_lazy(
+        "%(where)s: back in play with a new number; its number %(was)s was taken by a table playing meanwhile."
+    ),
     "game_corrected": gettext_lazy("%(where)s: game %(game)s corrected, %(now)s instead of %(was)s."),
     "game_voided": gettext_lazy("%(where)s: game %(game)s voided (it was %(was)s)."),
     "first_dealer_changed": gettext_lazy("%(where)s: first dealer changed to %(player)s."),

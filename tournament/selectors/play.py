@@ -20,7 +20,7 @@ def current_round(tournament: Tournament) -> Round | None:
 
 def _tables_with_players(first: int = 1, count: int | None = None) -> Prefetch[Any]:
     """The tables numbered from ``first`` (``count`` of them; all with None), seats and players."""
-    tables = Table.objects.filter(number__gte=first).order_by("number")
+    tables = Table.objects.filter(number__gte=first).order_by("number", "pk")
     if count is not None:
         tables = tables.filter(number__lt=first + count)
     return Prefetch(
@@ -99,7 +99,7 @@ def round_tables(
 ) -> Round | None:
     """One round (the current one by default) with ``last_number`` (its highest table number) and
     its tables numbered from ``first`` (``count`` of them; all with None), seats and players."""
-    tables = Table.objects.filter(number__gte=first).order_by("number")
+    tables = Table.objects.filter(number__gte=first).order_by("number", "pk")
     if count is not None:
         tables = tables.filter(number__lt=first + count)
     seats = Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
@@ -214,7 +214,7 @@ def live_rounds(tournament: Tournament, first: int = 1, count: int | None = None
             .first()
         )
         rounds = [last] if last is not None else []
-    tables = Table.objects.filter(number__gte=first).order_by("number")
+    tables = Table.objects.filter(number__gte=first).order_by("number", "pk")
     if count is not None:
         tables = tables.filter(number__lt=first + count)
     seats = Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))

@@ -175,7 +175,7 @@ def seating(tournament: Tournament, round_number: int) -> Seating | None:
     tables = {
         pk: (SeatingTable(number=number, is_duel=is_duel, is_final=is_final), [])
         for pk, number, is_duel, is_final in Table.objects.filter(round=rnd)
-        .order_by("number")
+        .order_by("number", "pk")
         .values_list("pk", "number", "is_duel", "is_final")
     }
     seats: list[tuple[SeatingTable, list[SeatLine]]] = list(tables.values())

@@ -25,11 +25,11 @@ import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from django.core.cache import cache
 from django.db.models import DateTimeField, Exists, OuterRef, Q, Value
-from django.utils.translation import get_language
+from django.utils.translation import get_language, pgettext
 
 from tournament import enums, folding, naming, versions
 from tournament.formats import registry
@@ -109,6 +109,8 @@ class Snapshot:
     ranking: list[Standing] = field(default_factory=list)
     standings: list[Standing] = field(default_factory=list)
     pool: list[tuple[int | None, str]] = field(default_factory=list)
+    # Players between rounds and what they wait for (``PublicExtras.waiting``).
+    waiting: list[tuple[int, str, str, int]] = field(default_factory=list)
 
     @property
     def current(self) -> PublicRound | None:
@@ -135,6 +137,24 @@ class Snapshot:
     def finished(self) -> bool:
         return self.tournament.status == enums.TournamentStatus.FINISHED
 
+    def where_lines(self) -> list[WhereLine]:
+        """ "Where do I sit?" as the projector lists it (``where_lines``)."""
+        parallel = self.format.parallel_rounds
+        return where_lines(
+            (
+                # With rounds played at once, a seat at a table no longer playing gives way to the
+                # round its player waits for.
+                (
+                    seat.player_id,
+                    seat.out or (parallel and table.status != enums.TableStatus.PLAYING),
+                    seat_line(seat.name, table, parallel=parallel),
+                )
+                for table in self.live_tables
+                for seat in table.seats
+            ),
+            self.waiting,
+        )
+
     def seating_alphabetical(self) -> list[tuple[PublicSeat, PublicTable]]:
         """ "Where do I sit?": each player once (``one_line_each``), in dictionary order."""
         pairs = one_line_each(
@@ -144,6 +164,42 @@ class Snapshot:
 
 
 _Line = TypeVar("_Line")
+
+
+class WhereLine(NamedTuple):
+    """A line of "Where do I sit?": the player's name and where they go now. ``round_label`` is
+    said where rounds play at once (life bands: the consolation round's table 2 and main round
+    2's table 3 play side by side), else the page's heading names the one round; ``place`` is
+    the table's label ("Table 3", "Duel for place 2") or, for a player between rounds
+    (``waiting``), the word "waiting" after the round they wait for."""
+
+    name: str
+    is_duel: bool
+    number: int
+    round_label: str = ""
+    place: str = ""
+    waiting: bool = False
+
+
+def seat_line(name: str, table: PublicTable, *, parallel: bool) -> WhereLine:
+    """The line of a player seated at ``table`` (the round said with rounds played at once)."""
+    return WhereLine(name, table.is_duel, table.number, table.round_label if parallel else "", table.label)
+
+
+def where_lines(
+    seated: Iterable[tuple[int, bool, WhereLine]], waiting: Iterable[tuple[int, str, str, int]]
+) -> list[WhereLine]:
+    """ "Where do I sit?": each player once, in dictionary order. ``seated``: (player id, out at that
+    table, line) for the seats of the live tables; ``waiting``: (player id, name, stage, stage
+    number) of the players between rounds (``PublicExtras.waiting``), who are listed with the
+    round they wait for unless they play at a live table (a player out at a table that plays
+    on, or at a table no longer playing, is listed as waiting)."""
+    word = pgettext("where do I sit: a player between rounds", "waiting")
+    between = (
+        (pid, True, WhereLine(name, False, 0, naming.round_name(stage, number), word, True))
+        for pid, name, stage, number in waiting
+    )
+    return sorted(one_line_each(itertools.chain(seated, between)), key=lambda line: seating_key(line.name))
 
 
 def one_line_each(seats: Iterable[tuple[int, bool, _Line]]) -> list[_Line]:
@@ -231,6 +287,7 @@ def snapshot(tournament: Tournament) -> Snapshot:
         ranking=ranking,
         standings=standings,
         pool=list(extras.pool),
+        waiting=list(extras.waiting),
     )
 
 
@@ -254,7 +311,9 @@ def public_tables(
     table_columns = _TABLE_COLUMNS if sharp else _TABLE_COLUMNS_UNTIMED
     rows = (
         Seat.objects.filter(seats, table__round_id__in=list(rounds))
-        .order_by("table__round__number", "table__number", "position")
+        # The table's id before the seats: a number may come back within a round (a consolation
+        # table seated where an earlier one stood, ``play.rounds.in_play``).
+        .order_by("table__round__number", "table__number", "table_id", "position")
         .values_list(*table_columns, *_SEAT_FIELDS)
     )
     width = len(_TABLE_COLUMNS)

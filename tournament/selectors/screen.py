@@ -30,7 +30,7 @@ from django.db import models
 from django.db.models import Count, F, Q
 from django.db.models.functions import RowNumber
 
-from tournament import enums
+from tournament import enums, naming
 from tournament.formats import registry
 from tournament.formats.record import Format, PublicExtras, Standing
 from tournament.models import Round, Seat, Table, Tournament
@@ -94,7 +94,7 @@ class Screen:
     cycle: int
     tables: list[public.PublicTable]
     tables_window: Window
-    alphabetical: list[tuple[str, bool, int]]  # (name, is_duel, table number)
+    alphabetical: list[public.WhereLine]
     alpha_window: Window
     standings: list[Standing]
     standings_window: Window
@@ -154,7 +154,7 @@ def _cut(snap: public.Snapshot, cycle: int) -> Screen:
         cycle,
         list(live[tables_window.offset :][: tables_window.size]),
         tables_window,
-        [(seat.name, table.is_duel, table.number) for seat, table in snap.seating_alphabetical()],
+        snap.where_lines(),
         [BracketColumn(dataclasses.replace(rnd, tables=()), rnd.tables[:cap], len(rnd.tables)) for rnd in shown],
         snap.standings,
         snap.ranking,
@@ -169,7 +169,7 @@ def _screen(
     cycle: int,
     tables: list[public.PublicTable],
     tables_window: Window,
-    lines: list[tuple[str, bool, int]],
+    lines: list[public.WhereLine],
     bracket: list[BracketColumn],
     standings: list[Standing],
     ranking: list[Standing],
@@ -236,25 +236,51 @@ class _Windowed:
         if playing_only:
             live_tables = live_tables.filter(status=enums.TableStatus.PLAYING)
         tables_window = window_of(live_total, TABLES_WINDOW, self.cycle)
-        window_ids = live_tables.order_by("round__number", "number").values("id")[
+        window_ids = live_tables.order_by("round__number", "number", "id").values("id")[
             tables_window.offset : tables_window.offset + tables_window.size
         ]
         # "Where do I sit?": one narrow row per live seat, in dictionary order (equal names in
         # seating order, as the whole read has them: every rotation cuts the same list).
         # Each player once (``public.one_line_each``): a finalist at the final's table and a duel, once.
-        lines = sorted(
-            public.one_line_each(
-                (player_id, out_order is not None, (name, is_duel, number))
-                for name, is_duel, number, player_id, out_order in Seat.objects.filter(table__in=live_tables)
-                .order_by("table__round__number", "table__number", "position")
-                .values_list("player__name", "table__is_duel", "table__number", "player_id", "out_order")
+        parallel = self.fmt.parallel_rounds
+        lines = public.where_lines(
+            (
+                (
+                    player_id,
+                    out_order is not None or (parallel and status != enums.TableStatus.PLAYING),
+                    public.WhereLine(
+                        name,
+                        is_duel,
+                        number,
+                        self.labels[round_id] if parallel else "",
+                        naming.table_label(number, is_duel=is_duel, duel_for_place=duel_for_place),
+                    ),
+                )
+                for name, is_duel, number, player_id, out_order, status, round_id, duel_for_place in (
+                    Seat.objects.filter(table__in=live_tables)
+                )
+                .order_by("table__round__number", "table__number", "table_id", "position")
+                .values_list(
+                    "player__name",
+                    "table__is_duel",
+                    "table__number",
+                    "player_id",
+                    "out_order",
+                    "table__status",
+                    "table__round_id",
+                    "table__duel_for_place",
+                )
             ),
-            key=lambda line: public.seating_key(line[0]),
+            self.extras.waiting,
         )
         shown = public.bracket_rounds(self.rounds, self.fmt.parallel_rounds)
         first_tables = (
             Table.objects.filter(round__in=shown)
-            .annotate(row=models.Window(RowNumber(), partition_by=[F("round_id")], order_by=F("number").asc()))
+            .annotate(
+                row=models.Window(
+                    RowNumber(), partition_by=[F("round_id")], order_by=[F("number").asc(), F("id").asc()]
+                )
+            )
             .filter(row__lte=bracket_cap(len(shown)))
             .order_by()
             .values("id")[

@@ -158,6 +158,9 @@ def games_csv(request: HtmxHttpRequest, tournament: Tournament) -> CsvStream:
         # 2"), added last: the columns before keep their places for sheets that read them by position.
         _("Round name"),
         _("Table name"),
+        # The stage ("Main round", "Consolation round"): "Round" is the tournament-wide order of
+        # the rounds (main round 2 may be round 3, after the consolation round opened).
+        _("Stage"),
     ]
     return _streamed(tournament, "games", chain([header], _game_rows(tournament)))
 
@@ -184,15 +187,17 @@ def _game_rows(tournament: Tournament) -> Iterator[list[object]]:
     )
     players_of = _Groups(seats, key=lambda seat: seat.table_id)
     scores_of = _Groups(scores, key=lambda score: score[0])
-    names: dict[int, tuple[str, str]] = {}  # table id -> (round name, table name), translated once
+    # table id -> (round name, table name, stage), translated once
+    names: dict[int, tuple[str, str, str]] = {}
     for game in games:
         table = game.table
         if table.pk not in names:
             names[table.pk] = (
                 str(table.round),
                 naming.table_label(table.number, is_duel=table.is_duel, duel_for_place=table.duel_for_place),
+                naming.stage_name(table.round.stage),
             )
-        round_name, table_name = names[table.pk]
+        round_name, table_name, stage_name = names[table.pk]
         players = sorted(
             (seat.player for seat in players_of.take(game.table_id)), key=lambda p: (p.start_number or 0, p.pk)
         )
@@ -214,6 +219,7 @@ def _game_rows(tournament: Tournament) -> Iterator[list[object]]:
                 game.entered_by.get_username() if game.entered_by else "",
                 round_name,
                 table_name,
+                stage_name,
             ]
 
 
@@ -266,6 +272,7 @@ def audit_csv(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
         # Added last (see ``games_csv``): the round's and the table's names as the pages say them.
         _("Round name"),
         _("Table name"),
+        _("Stage"),
     ]
     return _streamed(
         tournament, "log", chain([header], _audit_lines(audit_reads.audit_rows(tournament, read.filters, offered)))
@@ -289,6 +296,7 @@ def _audit_lines(rows: Iterable[audit_reads.AuditRow]) -> Iterator[list[object]]
             json.dumps(entry.detail, ensure_ascii=False, sort_keys=True, default=str),
             row.table.round_label if row.table else "",
             row.table.label if row.table else "",
+            row.table.stage_label if row.table else "",
         ]
 
 

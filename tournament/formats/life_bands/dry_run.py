@@ -7,7 +7,7 @@ import uuid
 
 from tournament import enums, simulation
 from tournament.errors import NeedsChoice, ServiceError
-from tournament.formats.life_bands import services
+from tournament.formats.life_bands import reads, services
 from tournament.models import Table, Tournament
 
 
@@ -30,11 +30,16 @@ def play_table(tournament: Tournament, table: Table, rng: random.Random, actor: 
     return games
 
 
-def _close_grand_final(tournament: Tournament, actor: object | None) -> bool:
-    """The referee confirms the decided grand final, which ends the tournament."""
-    table = Table.objects.filter(
-        round__tournament=tournament, round__stage=enums.Stage.GRAND_FINAL, status=enums.TableStatus.DECIDED
-    ).first()
+def _close_decided(tournament: Tournament, actor: object | None) -> bool:
+    """The referee confirms the decided grand final, which ends the tournament; where a decided
+    table's players move on only at its close (automatic advancement: ``reads.moves_on_at_close``),
+    the referees close every decided table of a running round."""
+    decided = Table.objects.filter(
+        round__tournament=tournament, round__status=enums.RoundStatus.RUNNING, status=enums.TableStatus.DECIDED
+    ).order_by("pk")
+    if not reads.moves_on_at_close(tournament):
+        decided = decided.filter(round__stage=enums.Stage.GRAND_FINAL)
+    table = decided.first()
     if table is None:
         return False
     services.close_table(tournament=tournament, actor=actor, table_id=table.pk, version=table.version)
@@ -50,7 +55,7 @@ def simulate(tournament: Tournament, *, seed: int, actor: object | None = None) 
         tournament.refresh_from_db()
         if tournament.status == enums.TournamentStatus.FINISHED:
             break
-        if _close_grand_final(tournament, actor):
+        if _close_decided(tournament, actor):
             continue
         playing = list(
             Table.objects.filter(round__tournament=tournament, status=enums.TableStatus.PLAYING).order_by("pk")

@@ -7,14 +7,14 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from django.db.models import Count, Max, Q, Sum
+from django.db.models import BooleanField, Count, Exists, ExpressionWrapper, Max, Q, Sum
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from games.models import GameStatus
-from tournament import enums
+from tournament import enums, naming
 from tournament.formats.life_bands import rules as life_bands
 from tournament.formats.record import START_NUMBER_RULE, Label, PublicExtras, Standing, ranked_players
 from tournament.models import LedgerEntry, Player, PoolEntry, Round, Seat, Table, Tournament
@@ -46,6 +46,14 @@ def bands_left(tournament: Tournament, player_ids: list[int]) -> dict[int, int]:
     return {pid: tournament.life_bands + (sums.get(pid) or 0) for pid in player_ids}
 
 
+def moves_on_at_close(tournament: Tournament) -> bool:
+    """A decided table's players move on only when it is closed: with a second confirmation, and
+    with automatic advancement (so that its referee can undo a wrong last tap until the close,
+    ``services._after_close``). Otherwise they move on at the decision, and the organiser seats
+    on when they choose."""
+    return tournament.confirm_results or tournament.auto_advance
+
+
 @dataclass(frozen=True)
 class State:
     """Where everyone is (read under the tournament lock)."""
@@ -70,10 +78,11 @@ def state(tournament: Tournament) -> State:
     main_round = main_rounds[-1] if main_rounds else None
     consolation = next((r for r in rounds if r.stage == enums.Stage.CONSOLATION), None)
     grand_final = next((r for r in rounds if r.stage == enums.Stage.GRAND_FINAL), None)
-    # With a second confirmation (``Tournament.confirm_results``) a decided table counts once it is
-    # closed: until then it holds up the round like a playing one, and its players do not move on.
+    # With a second confirmation or automatic advancement (``moves_on_at_close``) a decided table
+    # counts once it is closed: until then it holds up the round like a playing one, and its
+    # players do not move on (its referee can still undo the last game).
     unsettled = [enums.TableStatus.PLAYING]
-    if tournament.confirm_results:
+    if moves_on_at_close(tournament):
         unsettled.append(enums.TableStatus.DECIDED)
     main_open = bool(main_round and main_round.tables.filter(status__in=unsettled).exists())
     main_winners: list[int] = []
@@ -94,6 +103,10 @@ def state(tournament: Tournament) -> State:
     waiting = PoolEntry.objects.filter(tournament=tournament, left_at__isnull=True)
     if tournament.confirm_results:
         waiting = waiting.filter(Q(source_table__isnull=True) | Q(source_table__status=enums.TableStatus.CLOSED))
+    elif tournament.auto_advance:
+        # A player out at a table that plays on joins at once (the pool is refilled continuously);
+        # those of a decided table when it is closed.
+        waiting = waiting.exclude(source_table__status=enums.TableStatus.DECIDED)
     pool = list(waiting.order_by("joined_at", "pk").values_list("player_id", flat=True))
     consolation_winners = list(
         PoolEntry.objects.filter(tournament=tournament, left_reason=PoolEntry.Left.QUALIFIED).values_list(
@@ -257,6 +270,17 @@ def rounds_context(tournament: Tournament, rounds: list[Round]) -> dict[str, Any
         "main_rounds": [r for r in rounds if r.stage == enums.Stage.MAIN],
         "consolation_rounds": [r for r in rounds if r.stage == enums.Stage.CONSOLATION],
         "grand_final_rounds": [r for r in rounds if r.stage == enums.Stage.GRAND_FINAL],
+        # Decided tables whose players move on only at their close (automatic advancement, a
+        # second confirmation): the organiser sees what the next step waits for.
+        "awaiting_close": list(
+            Table.objects.filter(
+                round__tournament=tournament, round__status=enums.RoundStatus.RUNNING, status=enums.TableStatus.DECIDED
+            )
+            .select_related("round")
+            .order_by("number", "pk")[:POOL_NAMED]
+        )
+        if moves_on_at_close(tournament)
+        else [],
     }
 
 
@@ -284,7 +308,47 @@ def table_context(tournament: Tournament, view: Any) -> dict[str, Any]:
         "elapsed": _elapsed(table.started_at),
         "survivors": [seat.player.name for seat in view.seats if seat.out_order is None],
         "table_links": [(reverse("tournament:half_tracker", args=[tournament.pk, table.pk]), _("Half tracker"))],
+        # A decided table waits for its close before its players move on (automatic advancement
+        # or a second confirmation): the referee's page says so, and that the undo stays until then.
+        "moves_on_at_close": moves_on_at_close(tournament) and not grand_final,
+        "went_on": went_on(tournament, table, view.seats) if table.status == enums.TableStatus.CLOSED else [],
     }
+
+
+def went_on(tournament: Tournament, table: Table, seats: list[Seat]) -> list[tuple[str, str]]:
+    """Where the players of a closed table are now, for its referee: (where, names) per place, in
+    the order of the seats: a table seated after it ("Main round 2 · Table 1"), or the round they
+    wait for ("Main round 2 · waiting"); players out of the tournament are not named. The grand
+    final's players are named nowhere (the tournament is over). Three queries."""
+    if table.round.stage == enums.Stage.GRAND_FINAL:
+        return []
+    players = {seat.player_id: seat.player.name for seat in seats}
+    where: dict[int, str] = {}
+    for pid, stage, stage_number, number, is_duel, place in (
+        Seat.objects.filter(player_id__in=players, table__round__tournament=tournament, table_id__gt=table.pk)
+        .order_by("table_id")
+        .values_list(
+            "player_id",
+            "table__round__stage",
+            "table__round__stage_number",
+            "table__number",
+            "table__is_duel",
+            "table__duel_for_place",
+        )
+    ):
+        where[pid] = naming.table_name(
+            naming.round_name(stage, stage_number), number, is_duel=is_duel, duel_for_place=place
+        )
+    word = pgettext("where do I sit: a player between rounds", "waiting")
+    ids = list(players)
+    for pid, _name, stage, number in waiting(tournament, _pool_rows(tournament, ids), ids):
+        if pid in players and pid not in where:
+            where[pid] = f"{naming.round_name(stage, number)} · {word}"
+    places: dict[str, list[str]] = {}
+    for pid, name in players.items():
+        if pid in where:
+            places.setdefault(where[pid], []).append(name)
+    return [(place, ", ".join(names)) for place, names in places.items()]
 
 
 def public_extras(tournament: Tournament) -> PublicExtras:
@@ -298,27 +362,85 @@ def public_extras(tournament: Tournament) -> PublicExtras:
     )
     # Who waits, and (in the same query) who went from the pool to the grand final without
     # another table (the phone page tells them to wait for the grand final's seating).
-    entries = (
-        PoolEntry.objects.filter(tournament=tournament)
-        .filter(Q(left_at__isnull=True) | Q(left_reason=PoolEntry.Left.QUALIFIED))
-        .order_by("joined_at", "pk")
-        .values_list("player__start_number", "player__name", "player_id", "left_at")
-    )
-    pool: list[tuple[int | None, str]] = []
-    qualified: set[int] = set()
-    for number, name, player_id, left_at in entries:
-        if left_at is None:
-            pool.append((number, name))
-        else:
-            qualified.add(player_id)
+    pool_rows = _pool_rows(tournament)
     return PublicExtras(
         bands={pid: max(tournament.life_bands - n, 0) for pid, n in cuts.items()},
         default_bands=tournament.life_bands,
-        pool=pool,
-        qualified=frozenset(qualified),
+        pool=[(row.start_number, row.name) for row in pool_rows if row.waits],
+        qualified=frozenset(row.player_id for row in pool_rows if not row.waits),
         sharp_minutes=tournament.sharp_play_minutes,
         sharp_stages=(enums.Stage.MAIN, enums.Stage.CONSOLATION),
+        waiting=waiting(tournament, pool_rows),
     )
+
+
+@dataclass(frozen=True)
+class _PoolRow:
+    start_number: int | None
+    name: str
+    player_id: int
+    waits: bool  # still in the pool (else: reached the grand final from it)
+    final_seated: bool  # the grand final is seated
+
+
+def _pool_rows(tournament: Tournament, players: list[int] | None = None) -> list[_PoolRow]:
+    """The waiting pool, longest waiting first, and who reached the grand final from it, with
+    whether the grand final is seated (one query)."""
+    rows = PoolEntry.objects.filter(
+        Q(left_at__isnull=True) | Q(left_reason=PoolEntry.Left.QUALIFIED), tournament=tournament
+    )
+    if players is not None:
+        rows = rows.filter(player_id__in=players)
+    final = Round.objects.filter(tournament=tournament, stage=enums.Stage.GRAND_FINAL)
+    return [
+        _PoolRow(*row)
+        for row in rows.annotate(
+            waits=ExpressionWrapper(Q(left_at__isnull=True), output_field=BooleanField()), final_seated=Exists(final)
+        )
+        .order_by("joined_at", "pk")
+        .values_list("player__start_number", "player__name", "player_id", "waits", "final_seated")
+    ]
+
+
+def waiting(
+    tournament: Tournament, pool: list[_PoolRow], players: list[int] | None = None
+) -> list[tuple[int, str, str, int]]:
+    """Who is between rounds, at no playing table, and the round they wait for: (player id, name,
+    stage, stage number). The survivors of the last main round's finished tables wait for the
+    next main round (those of its final table for the grand final); the pool (``pool``,
+    ``_pool_rows``) for the consolation round; the consolation round's winners for the grand
+    final. Nobody once the grand final is seated (or the tournament is over). ``players``: only
+    these. One query (none after the end)."""
+    if tournament.status == enums.TournamentStatus.FINISHED or any(row.final_seated for row in pool):
+        return []
+    final = enums.Stage.GRAND_FINAL.value
+    lines = [
+        (row.player_id, row.name, enums.Stage.CONSOLATION.value if row.waits else final, 1)
+        for row in pool
+        if row.waits or not row.final_seated
+    ]
+    main = Round.objects.filter(tournament=tournament, stage=enums.Stage.MAIN).order_by("-number").values("pk")[:1]
+    seats = Seat.objects.filter(
+        Q(table__round_id__in=main) | Q(table__round__stage=enums.Stage.CONSOLATION, table__is_final=True),
+        table__round__tournament=tournament,
+        advances=True,
+        out_order__isnull=True,
+    ).exclude(table__status=enums.TableStatus.PLAYING)
+    if players is not None:
+        seats = seats.filter(player_id__in=players)
+    no_final = ~Exists(Round.objects.filter(tournament=tournament, stage=enums.Stage.GRAND_FINAL))
+    for pid, name, is_final, stage, number in (
+        seats.filter(no_final)
+        .order_by("table__number", "position")
+        .values_list(
+            "player_id", "player__name", "table__is_final", "table__round__stage", "table__round__stage_number"
+        )
+    ):
+        if stage == enums.Stage.MAIN and not is_final:
+            lines.append((pid, name, enums.Stage.MAIN.value, number + 1))
+        else:
+            lines.append((pid, name, final, 1))
+    return lines
 
 
 def default_checklist() -> list[str]:

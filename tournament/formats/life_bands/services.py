@@ -12,8 +12,10 @@ tournament finishes when the grand final's table is closed.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import datetime
 
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -225,6 +227,7 @@ def form_consolation_tables(*, tournament: Tournament, actor: User, seed: int | 
                 locked, stage=enums.Stage.CONSOLATION, seed=seed, algorithm=seating.SEATING_ALGORITHM
             )
         waiting = current.pool[: sum(plan.sizes)]
+        _close_tables_left(locked, waiting, now)
         clubs = dict(Player.objects.filter(pk__in=waiting).values_list("pk", "club"))
         tables: list[Table] = []
         offset = 0
@@ -241,6 +244,18 @@ def form_consolation_tables(*, tournament: Tournament, actor: User, seed: int | 
         bump(locked)
         audit(locked, actor, "consolation_tables_formed", tables=[t.number for t in tables], final=plan.final)
     return tables
+
+
+def _close_tables_left(tournament: Tournament, players: list[int], now: datetime) -> None:
+    """The decided tables these pool players come from are closed as they are seated: once a
+    player sits at another table the referee can no longer undo there (``_undo_guard``), so the
+    table is out of play and its number free for the table seated now (``rounds.in_play``)."""
+    sources = PoolEntry.objects.filter(
+        tournament=tournament, left_at__isnull=True, player_id__in=players, source_table__isnull=False
+    ).values("source_table_id")
+    Table.objects.filter(pk__in=sources, status=enums.TableStatus.DECIDED).update(
+        status=enums.TableStatus.CLOSED, closed_at=now, version=F("version") + 1
+    )
 
 
 def _note_large_tables(rnd: Round, tables: list[tuple[Table, int]], largest: int) -> None:
@@ -484,12 +499,20 @@ def _give_back(tournament: Tournament, table: Table, game: Game, actor: User) ->
 
 
 def _after_close(tournament: Tournament, table: Table, actor: User) -> None:
-    """Closing the grand final's table decides the tournament. With a second confirmation the
-    closed table's players reach the pool only now: automatic advancement moves them on."""
+    """Closing the grand final's table decides the tournament. With automatic advancement (or a
+    second confirmation) the closed table's players move on only now (``reads.moves_on_at_close``),
+    and automatic advancement seats what they allow: the next main round, a consolation table.
+
+    Why at the close and not at the decision: a decided table whose players were seated on can no
+    longer take an undo (the seats, chips and games of the next round are built on it), and
+    carrying an undo onward would unseat a round already at play. Waiting for the referee's
+    close (or the organiser's) keeps every last tap correctable at the table, as the knockout
+    and points formats already do in automatic mode; the referee's page says so while the
+    table waits (``templates/formats/life_bands/table.html``)."""
     if table.round.stage == enums.Stage.GRAND_FINAL:
         with transaction.atomic():
             rounds.finish_tournament(lock_tournament(tournament.pk), actor)
-    elif tournament.confirm_results and tournament.auto_advance:
+    elif tournament.auto_advance:
         _auto(tournament, actor)
 
 

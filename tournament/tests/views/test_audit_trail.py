@@ -312,6 +312,7 @@ class TestCsv:
             "Details",
             "Round name",
             "Table name",
+            "Stage",
         ]
         entries = list(AuditEntry.objects.filter(tournament=trail.tournament).order_by("-created_at", "-pk"))
         assert [line[4] for line in lines] == [entry.action for entry in entries]

@@ -97,6 +97,7 @@ class TestExports:
             "Entered by",
             "Round name",
             "Table name",
+            "Stage",
         ]
         assert len(rows) == GameScore.objects.filter(game__table__round__tournament=tournament).count()
         assert len(rows) == 4 * 3 * 3 + 2 * 3  # round 1: 4 tables x 3 games x 3 players; round 2: 2 games

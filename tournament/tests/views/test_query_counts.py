@@ -577,25 +577,28 @@ PINNED: dict[str, dict[str, int]] = {
         "round1/settings": 8,
         "round1/staff": 6,
         "round1/table_cards": 8,
-        "round1/referee_table_decided": 11,
+        # Closed once its cut players were seated at a consolation table: the referee's page says
+        # where its players are now (``life_bands.reads.went_on``: three queries, issue 27).
+        "round1/referee_table_decided": 14,
         "round1/half_tracker_decided": 9,
         "round1/referee_table_playing": 11,
         "round1/half_tracker_playing": 10,  # +1: the game kept for the table (TrackerGame)
         "round1/referee_table_consolation": 11,
         "round1/half_tracker_consolation": 10,  # +1: the game kept for the table (TrackerGame)
-        "round1/projector": 6,
-        "round1/projector_screen": 6,
-        "round1/api": 6,
-        "round1/find": 7,
+        # The public pages read who waits between rounds ("Where do I sit?": ``reads.waiting``, issue 27).
+        "round1/projector": 7,
+        "round1/projector_screen": 7,
+        "round1/api": 7,
+        "round1/find": 8,
         "round2/referee_tables": 9,
         "round2/rounds": 21,
         "round2/ranking": 10,
         "round2/referee_table_playing": 11,
         "round2/half_tracker_playing": 10,  # +1: the game kept for the table (TrackerGame)
-        "round2/projector": 6,
-        "round2/projector_screen": 6,
-        "round2/api": 6,
-        "round2/find": 7,
+        "round2/projector": 7,
+        "round2/projector_screen": 7,
+        "round2/api": 7,
+        "round2/find": 8,
         "finished/referee_tables": 10,
         "finished/rounds": 23,
         "finished/ranking": 9,

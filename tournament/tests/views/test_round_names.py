@@ -161,8 +161,8 @@ def test_where_do_i_sit_names_each_finalist_once(client, ended: Championship) ->
     duelists = set(duel.seats.values_list("player__name", flat=True))
     finalists = set(ended.final.seats.values_list("player__name", flat=True))
     shown = screen.read(tournament).alphabetical
-    assert Counter(name for name, _duel, _number in shown) == Counter(finalists)
-    assert {name for name, is_duel, _number in shown if is_duel} == duelists
+    assert Counter(line.name for line in shown) == Counter(finalists)
+    assert {line.name for line in shown if line.is_duel} == duelists
     # The same from the window-by-window read of a big field.
     Tournament = type(tournament)
     Tournament.objects.filter(pk=tournament.pk).update(capacity=screen.WHOLE_READ_CAPACITY + 1)

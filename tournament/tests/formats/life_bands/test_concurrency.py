@@ -76,7 +76,10 @@ def assert_table_consistent(table: Table) -> None:
         assert seat.chips == chips[seat.player_id]
         assert seat.out_order == (out.index(seat.player_id) + 1 if seat.player_id in out else None)
     decided = life_bands.table_decided(len(chips), len(out))
-    assert table.status == (enums.TableStatus.DECIDED if decided else enums.TableStatus.PLAYING)
+    # A decided table is closed once a player of it is seated elsewhere (``services._close_tables_left``).
+    assert table.status in (
+        (enums.TableStatus.DECIDED, enums.TableStatus.CLOSED) if decided else (enums.TableStatus.PLAYING,)
+    )
     cuts = LedgerEntry.objects.filter(table=table, kind=enums.LedgerKind.BAND_CUT).exclude(
         game__status=GameStatus.VOIDED
     )
@@ -306,7 +309,10 @@ def test_undoing_a_band_cut_while_the_organiser_seats_that_player(pool_of_seven,
         assert reads.bands_left(tournament, [cut])[cut] == 2
         assert Seat.objects.get(table=table, player_id=cut).out_order is None
     else:
-        assert "already play at another table" in undo.error.message  # type: ignore[attr-defined]
+        # Seating the player closed the decided table they came from (``services._close_tables_left``):
+        # the undo is refused as at any closed table; still playing, the guard names who moved on.
+        message = undo.error.message  # type: ignore[attr-defined]
+        assert "already play at another table" in message or "is closed" in message
         assert cut in consolation_seats(tournament)
         assert reads.bands_left(tournament, [cut])[cut] == 1
     if interleaved:
@@ -317,8 +323,10 @@ def test_undoing_a_band_cut_while_the_organiser_seats_that_player(pool_of_seven,
 
 @MODES
 def test_two_last_main_tables_decided_at_once_with_auto_advance(interleaved):
-    """Two referees decide the round's last tables together: the next main round and the
-    consolation tables are seated once, every player at one table."""
+    """Two referees decide the round's last tables together, then close them together: the next
+    main round and the consolation tables are seated once, every player at one table. (In
+    automatic mode the players move on at the close, ``services._after_close``: deciding alone
+    seats nothing, so the last tap can still be undone.)"""
     tournament = simulation.create_field(fmt=enums.Format.LIFE_BANDS, players=6, seed=33)
     Tournament.objects.filter(pk=tournament.pk).update(auto_advance=True)
     tournament.refresh_from_db()
@@ -340,6 +348,17 @@ def test_two_last_main_tables_decided_at_once_with_auto_advance(interleaved):
     for table in tables:
         assert_table_consistent(table)
     main = Round.objects.filter(tournament=tournament, stage=enums.Stage.MAIN).order_by("number")
+    assert main.count() == 1, "decided, not closed: nobody moves on yet"
+    versions = [version(t) for t in tables]
+    close = life_bands_services.close_table
+    closes = run_two(
+        *(
+            lambda t=t, v=v: close(tournament=tournament, actor=None, table_id=t.pk, version=v)
+            for t, v in zip(tables, versions, strict=True)
+        ),
+        interleaved=interleaved,
+    )
+    assert [o.error for o in closes] == [None, None]
     assert main.count() == 2, "the survivors re-seated exactly once"
     final = main.last().tables.get()  # type: ignore[union-attr]
     assert final.is_final and len(seated(final)) == 4
