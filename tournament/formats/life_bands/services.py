@@ -302,9 +302,11 @@ def start_grand_final(*, tournament: Tournament, actor: User, seed: int | None =
                 len(players),
             ) % {"count": len(players)}
             rnd.save(update_fields=["seating_note", "public_note"])
-        _seat_table(locked, rnd, drawn.tables[0], locked.chips_grand_final, actor, is_final=True)
+        # The rounds before are over first: their decided tables give their numbers back, so the
+        # grand final is "Table 1" (``rounds.in_play``).
         for other in Round.objects.filter(tournament=locked).exclude(pk=rnd.pk):
             rounds.close_round(other, close_tables=False)
+        _seat_table(locked, rnd, drawn.tables[0], locked.chips_grand_final, actor, is_final=True)
         bump(locked)
         audit(locked, actor, "grand_final_started", players=players)
     return rnd
