@@ -22,23 +22,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.rules import schocken
-from tournament import enums, simulation
-from tournament.formats.life_bands import services as life_bands
+from tournament import enums
 from tournament.formats.life_bands import views as tracker_views
 from tournament.models import Round, Table, Tournament, TrackerGame
 from tournament.tests.views.scenarios import snapshot
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def table_of_four() -> tuple[Tournament, Table, list[int]]:
-    """A main-round table of four, its players in seat order."""
-    tournament = simulation.create_field(fmt=enums.Format.LIFE_BANDS, players=4, seed=11)
-    rnd = life_bands.start_main_round(tournament=tournament, actor=None, seed=11)
-    assert rnd is not None
-    table = rnd.tables.get()
-    return tournament, table, list(table.seats.order_by("position").values_list("player_id", flat=True))
 
 
 @pytest.fixture

@@ -19,20 +19,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tournament import enums, simulation
+from tournament import enums
 from tournament.formats.life_bands import services as life_bands
 from tournament.models import Table, Tournament, TrackerGame
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def table_of_four() -> tuple[Tournament, Table, list[int]]:
-    tournament = simulation.create_field(fmt=enums.Format.LIFE_BANDS, players=4, seed=11)
-    rnd = life_bands.start_main_round(tournament=tournament, actor=None, seed=11)
-    assert rnd is not None
-    table = rnd.tables.get()
-    return tournament, table, list(table.seats.order_by("position").values_list("player_id", flat=True))
 
 
 @pytest.fixture
