@@ -5,7 +5,7 @@ Callers hold the tournament lock and bump its version (``tournament.writes``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from datetime import datetime
 from typing import Any
 
@@ -60,18 +60,32 @@ def free_number(tournament_id: int, *, exclude: int | None = None) -> int:
     return seating.smallest_free_number(held.values_list("number", flat=True))
 
 
+def free_numbers(tournament_id: int) -> Iterator[int]:
+    """The numbers the tables of a new round take, smallest first (``free_number`` for each
+    table in turn), read once: seating a round of n tables reads the numbers in play once,
+    not n times (n² rows for a big field)."""
+    taken = set(in_play(tournament_id).values_list("number", flat=True))
+    while True:
+        number = seating.smallest_free_number(taken)
+        taken.add(number)
+        yield number
+
+
 def seat_table(
     rnd: Round,
     players: Iterable[int],
     *,
+    number: int | None = None,
     seat_fields: Mapping[str, Any] | None = None,
     **table_fields: Any,
 ) -> Table:
     """A new playing table of ``rnd`` with ``players`` in seat order, numbered with the smallest
     number no table of the tournament in play holds (``in_play``): a round seated after the last
     one closed numbers 1..n; rounds played at once (life bands' main and consolation rounds)
-    share one sequence of numbers, the way the hall's physical tables are reused."""
-    number = free_number(rnd.tournament_id)
+    share one sequence of numbers, the way the hall's physical tables are reused. A round seating
+    many tables passes each one's ``number`` from one ``free_numbers`` sequence."""
+    if number is None:
+        number = free_number(rnd.tournament_id)
     table = Table.objects.create(round=rnd, number=number, started_at=timezone.now(), **table_fields)
     extra = dict(seat_fields or {})
     Seat.objects.bulk_create(

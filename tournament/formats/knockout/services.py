@@ -297,6 +297,7 @@ def _seat_round(tournament: Tournament, plan: knockout.NextRound, *, first_round
         note=" ".join(notes),
         public_note=" ".join(public),
     )
+    numbers = rounds.free_numbers(tournament.id)
     for table_players in seat_plan.tables:
         wins = knockout.wins_needed_at(
             len(table_players),
@@ -305,7 +306,7 @@ def _seat_round(tournament: Tournament, plan: knockout.NextRound, *, first_round
             largest=tournament.table_size_max,
         )
         fields = final_table_fields(tournament) if is_final else {"wins_needed": wins, "points_target": None}
-        rounds.seat_table(new_round, table_players, **fields)
+        rounds.seat_table(new_round, table_players, number=next(numbers), **fields)
     return new_round
 
 

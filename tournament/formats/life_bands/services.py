@@ -44,10 +44,20 @@ def _require_format(tournament: Tournament) -> None:
 
 
 def _seat_table(
-    tournament: Tournament, rnd: Round, players: tuple[int, ...], chips: int, actor: User, *, is_final: bool
+    tournament: Tournament,
+    rnd: Round,
+    players: tuple[int, ...],
+    chips: int,
+    actor: User,
+    *,
+    is_final: bool,
+    number: int | None = None,
 ) -> Table:
-    """A table whose players each get ``chips`` chips (handed out through the ledger)."""
-    table = rounds.seat_table(rnd, players, seat_fields={"chips": chips}, chips_per_player=chips, is_final=is_final)
+    """A table whose players each get ``chips`` chips (handed out through the ledger); ``number``
+    as ``rounds.seat_table`` takes it."""
+    table = rounds.seat_table(
+        rnd, players, number=number, seat_fields={"chips": chips}, chips_per_player=chips, is_final=is_final
+    )
     LedgerEntry.objects.bulk_create(
         LedgerEntry(
             tournament=tournament,
@@ -139,8 +149,17 @@ def start_main_round(*, tournament: Tournament, actor: User, choice: str = "", s
             algorithm=plan_tables.algorithm,
             note=_main_note(locked, len(players), plan),
         )
+        numbers = rounds.free_numbers(locked.id)
         for table_players in plan_tables.tables:
-            _seat_table(locked, rnd, table_players, locked.chips_per_table, actor, is_final=bool(plan.final_table))
+            _seat_table(
+                locked,
+                rnd,
+                table_players,
+                locked.chips_per_table,
+                actor,
+                is_final=bool(plan.final_table),
+                number=next(numbers),
+            )
         rounds.mark_running(locked)
         bump(locked)
         audit(

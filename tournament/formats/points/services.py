@@ -178,8 +178,9 @@ def start_round(
         new_round = rounds.open_round(
             locked, stage=enums.Stage.MAIN, seed=seed, algorithm=plan.algorithm, note=next_round.note
         )
+        numbers = rounds.free_numbers(locked.id)
         for table_players in plan.tables:
-            rounds.seat_table(new_round, table_players)
+            rounds.seat_table(new_round, table_players, number=next(numbers))
         rounds.mark_running(locked)
         bump(locked)
         audit(
