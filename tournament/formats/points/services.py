@@ -73,9 +73,9 @@ def plan_next_round(tournament: Tournament, *, choice: str = "", seed: int) -> N
     refuse_if_finished(tournament)
     current = latest_round(tournament)
     if current is not None:
-        refuse_while_playing(current.tables.all())
         if current.stage == enums.Stage.PLAYOFF:
             raise ServiceError(_("A play-off has been seated: the rounds are over."))
+        refuse_while_playing(current.tables.all())
         if current.number >= tournament.rounds_planned:
             raise ServiceError(_("All %(count)d rounds have been played.") % {"count": tournament.rounds_planned})
     else:
