@@ -45,6 +45,8 @@ class Stage(models.TextChoices):
     CONSOLATION = "consolation", _("Consolation round")
     FINAL = "final", _("Final")
     GRAND_FINAL = "grand_final", _("Grand final")
+    # Points format: a game at one table that orders players tied on a place (``points.rules``).
+    PLAYOFF = "playoff", _("Play-off")
 
 
 class RoundStatus(models.TextChoices):

@@ -192,6 +192,75 @@ class Tournament(models.Model):
         _("time limit of a round (minutes)"), null=True, blank=True
     )
 
+    # Points: ties and missed rounds, as the organiser announces them (values: ``points.rules``).
+    class TieBreaks(models.TextChoices):
+        """The criteria that order players tied on points, in order (``points.rules.TIE_BREAK_ORDERS``)."""
+
+        WON_BEST = "games_won,best_round", _("more games won, then the lower best round")
+        BEST_WON = "best_round,games_won", _("the lower best round, then more games won")
+        WON = "games_won", _("more games won")
+        BEST = "best_round", _("the lower best round")
+        NONE = "", _("none: straight to the play-off or shared place")
+
+    points_tie_breaks = models.CharField(
+        _("ties on points are broken by"),
+        max_length=40,
+        blank=True,
+        choices=TieBreaks.choices,
+        default=TieBreaks.WON_BEST,
+        help_text=_(
+            "Players with the same penalty points are ordered by these criteria. "
+            "Where they are still equal, the rule below decides; the start number never does."
+        ),
+    )
+
+    class TiePlaces(models.TextChoices):
+        PODIUM = "podium", _("the podium (places 1 to 3)")
+        ALL = "all", _("every place")
+
+    points_tie_places = models.CharField(
+        _("a remaining tie is resolved on"),
+        max_length=10,
+        choices=TiePlaces.choices,
+        default=TiePlaces.PODIUM,
+        help_text=_("On the other places players still tied share the place (for example 4, 4, 6)."),
+    )
+
+    class TieResolution(models.TextChoices):
+        PLAYOFF = "playoff", _("a play-off game at one table")
+        SHARED = "shared", _("a shared place")
+
+    points_tie_resolution = models.CharField(
+        _("a remaining tie is resolved by"),
+        max_length=10,
+        choices=TieResolution.choices,
+        default=TieResolution.PLAYOFF,
+        help_text=_(
+            "Play-off: after the last round the tied players play one game at one table, entered by a referee; "
+            "fewer points in it rank first. If it ties again, another play-off follows."
+        ),
+    )
+
+    class MissedRounds(models.TextChoices):
+        """What a round without a seat counts (late arrival, pause, withdrawal): ``points.rules.MISSED_*``."""
+
+        HIGHEST = "round_highest", _("the round's highest total")
+        ROUND_AVERAGE = "round_average", _("the round's average total")
+        OWN_AVERAGE = "own_average", _("the player's own average of the rounds played")
+        RANKED_AFTER = "ranked_after", _("nothing, but ranked after everyone who played every round")
+
+    points_missed_rounds = models.CharField(
+        _("a missed round counts"),
+        max_length=20,
+        choices=MissedRounds.choices,
+        default=MissedRounds.HIGHEST,
+        help_text=_(
+            "For late arrivals, pauses and withdrawals. Averages are rounded to whole points (halves up). "
+            "Ranked after: players who missed a round come after everyone who played every round, "
+            "among themselves by more rounds played, then fewer points."
+        ),
+    )
+
     display_rotation_seconds = models.PositiveSmallIntegerField(
         _("projector: seconds per view"), default=15, validators=[MinValueValidator(3)]
     )

@@ -233,6 +233,9 @@ class Format:
     settings_saved: Callable[[Tournament, Any, frozenset[str]], list[str]] = field(
         default=lambda tournament, actor, changed: []
     )
+    # The rules the ranking follows as the organiser set them, in sentences (points: what a missed
+    # round counts, how ties are broken); the ranking page and the printed ranking show them.
+    ranking_notes: Callable[[Tournament], list[str]] = field(default=lambda tournament: [])
 
     def rule_label(self, code: str) -> Label:
         return self.rule_labels.get(code, "")
@@ -254,7 +257,7 @@ def build(
       and, where the format has them, ``call_time`` and ``settings_saved``;
     - ``reads``: ``ranking``, ``RANKING_TITLE``, ``RANKING_COLUMNS``, ``LIVE_STANDINGS``, ``RULE_LABELS``,
       ``rounds_context``, ``table_context``, ``public_extras``, ``default_checklist``,
-      ``counts_card_points`` and, where the format has it, ``settings_notes``;
+      ``counts_card_points`` and, where the format has them, ``settings_notes``, ``ranking_notes``;
     - ``dry_run``: ``simulate``;
     - templates: ``templates/formats/<slug>/`` rounds, table, seat_score, public_score, find_status,
       find_result, rules.
@@ -265,7 +268,7 @@ def build(
     modules = {name: importlib.import_module(f"tournament.formats.{slug}.{name}") for name in PACKAGE_MODULES}
     rules, services, reads, dry_run = (modules[name] for name in PACKAGE_MODULES)
     # What a format has only where it needs it (the record's defaults otherwise).
-    optional = ((reads, "settings_notes"), (services, "settings_saved"))
+    optional = ((reads, "settings_notes"), (services, "settings_saved"), (reads, "ranking_notes"))
     folder = f"formats/{slug}"
     return Format(
         slug=slug,

@@ -49,6 +49,8 @@ class Ranking:
     rows: list[Standing]
     columns: list[Column]
     title: Label
+    # The rules the ranking follows, in sentences (``Format.ranking_notes``).
+    notes: tuple[str, ...] = ()
 
     def table(self) -> list[tuple[Standing, list[tuple[Column, object]]]]:
         """Each row with its cells in column order (``None`` where a row has no value)."""
@@ -116,4 +118,9 @@ def ranking(tournament: Tournament, *, skip_empty: bool = False) -> Ranking:
     columns = [Column(key=key, label=COLUMN_LABELS[key], numeric=key not in TEXT_COLUMNS) for key in keys]
     # While play goes on the rows are standings, not the final ranking the format's title names.
     finished = tournament.status == enums.TournamentStatus.FINISHED
-    return Ranking(rows=standings, columns=columns, title=fmt.ranking_title if finished else STANDINGS_TITLE)
+    return Ranking(
+        rows=standings,
+        columns=columns,
+        title=fmt.ranking_title if finished else STANDINGS_TITLE,
+        notes=tuple(fmt.ranking_notes(tournament)),
+    )

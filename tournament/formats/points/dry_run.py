@@ -6,13 +6,14 @@ import random
 
 from tournament import simulation
 from tournament.errors import NeedsChoice
-from tournament.formats.points import services
+from tournament.formats.points import reads, services
 from tournament.models import Tournament
 
 
 def simulate(tournament: Tournament, *, seed: int, actor: object | None = None) -> simulation.SimulationResult:
-    """Play every planned round, then finish the tournament; the first option wherever the
-    count does not split into tables of the settings (the rounds' notes say which)."""
+    """Play every planned round (and the play-offs the settings ask for), then finish the
+    tournament; the first option wherever the count does not split into tables of the settings
+    (the rounds' notes say which)."""
     rng = random.Random(seed)
     games = 0
     for _round in range(tournament.rounds_planned):
@@ -23,6 +24,12 @@ def simulate(tournament: Tournament, *, seed: int, actor: object | None = None) 
             code = needs.options[0].code
             rnd = services.start_round(tournament=tournament, actor=actor, seed=round_seed, choice=code)
         for table in rnd.tables.order_by("number"):
+            games += simulation.play_table(tournament, table, rng, actor)
+    # Ties the settings resolve by play-off: a play-off round each time one is due (a play-off
+    # that ties again makes the next one due), then the finish.
+    while reads.due_playoffs(tournament):
+        playoff = services.seat_playoff(tournament=tournament, actor=actor)
+        for table in playoff.tables.order_by("number"):
             games += simulation.play_table(tournament, table, rng, actor)
     services.finish(tournament=tournament, actor=actor)
     tournament.refresh_from_db()

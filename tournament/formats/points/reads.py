@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from games.models import GameScore, GameStatus
 from tournament import enums
 from tournament.formats.points import rules as points
-from tournament.formats.record import START_NUMBER_RULE, Label, PublicExtras, RankedPlayer, Standing, ranked_players
+from tournament.formats.record import Label, PublicExtras, RankedPlayer, Standing, ranked_players
 from tournament.models import Player, Round, Seat, Table, Tournament
 
 # The ranking page's title, the columns it fills beyond place and name, and whether the
@@ -27,7 +27,30 @@ RULE_LABELS: dict[str, Label] = {
     points.RULE_TOTAL: gettext_lazy("fewer points"),
     points.RULE_GAMES_WON: gettext_lazy("tie: more games won"),
     points.RULE_BEST_ROUND: gettext_lazy("tie: lower best round"),
-    **START_NUMBER_RULE,
+    points.RULE_EVERY_ROUND: gettext_lazy("played every round"),
+    points.RULE_MORE_ROUNDS: gettext_lazy("more rounds played"),
+    points.RULE_SHARED: gettext_lazy("shared place"),
+    points.RULE_PLAYOFF: gettext_lazy("play-off"),
+    points.RULE_PLAYOFF_DUE: gettext_lazy("tie: play-off due"),
+    points.RULE_PLAYOFF_PLAYING: gettext_lazy("tie: play-off playing"),
+    points.RULE_NO_PLAYOFF: gettext_lazy("tie: withdrawn players play no play-off"),
+}
+
+# What a missed round counts, in the words of the ranking's note (``ranking_notes``).
+MISSED_NOTES: dict[str, Label] = {
+    points.MISSED_ROUND_HIGHEST: gettext_lazy("A missed round counts the round's highest total."),
+    points.MISSED_ROUND_AVERAGE: gettext_lazy("A missed round counts the round's average total (rounded)."),
+    points.MISSED_OWN_AVERAGE: gettext_lazy(
+        "A missed round counts the player's own average of the rounds played (rounded)."
+    ),
+    points.MISSED_RANKED_AFTER: gettext_lazy(
+        "A missed round counts nothing: players who missed a round rank after everyone who played every "
+        "round, among themselves by more rounds played, then fewer points."
+    ),
+}
+TIE_BREAK_NOTES: dict[str, Label] = {
+    points.RULE_GAMES_WON: gettext_lazy("more games won"),
+    points.RULE_BEST_ROUND: gettext_lazy("the lower best round"),
 }
 
 
@@ -35,7 +58,7 @@ def history(tournament: Tournament) -> list[list[list[int]]]:
     """Every earlier round's tables as lists of player ids, oldest first."""
     rounds: dict[int, dict[int, list[int]]] = {}
     seats = (
-        Seat.objects.filter(table__round__tournament=tournament)
+        Seat.objects.filter(table__round__tournament=tournament, table__round__stage=enums.Stage.MAIN)
         .order_by("table__round__number", "table__number", "position")
         .values_list("table__round__number", "table__number", "player_id")
     )
@@ -44,31 +67,106 @@ def history(tournament: Tournament) -> list[list[list[int]]]:
     return [list(tables.values()) for _number, tables in sorted(rounds.items())]
 
 
+def ranking_rules(tournament: Tournament) -> points.RankingRules:
+    """The tournament's settings as the rules read them."""
+    return points.RankingRules(
+        missed=tournament.points_missed_rounds,
+        tie_breaks=points.tie_breaks_of(tournament.points_tie_breaks),
+        tie_places=tournament.points_tie_places,
+        tie_resolution=tournament.points_tie_resolution,
+        playoffs_open=tournament.status != enums.TournamentStatus.FINISHED,
+    )
+
+
+def ranking_notes(tournament: Tournament) -> list[str]:
+    """The rules the ranking follows, in sentences (the ranking page and the printed ranking)."""
+    rules = ranking_rules(tournament)
+    criteria = [str(TIE_BREAK_NOTES[code]) for code in rules.tie_breaks]
+    if criteria:
+        ties = _("Equal points: %(criteria)s.") % {"criteria": _(", then ").join(criteria)}
+    else:
+        ties = _("Equal points: no further criterion.")
+    if rules.tie_resolution == points.TIE_SHARED:
+        rest = _("Players still tied share the place.")
+    elif rules.tie_places == points.TIE_ALL:
+        rest = _("Players still tied play a play-off for their place.")
+    else:
+        rest = _("Players still tied on the podium play a play-off; elsewhere they share the place.")
+    return [str(MISSED_NOTES[rules.missed]), f"{ties} {rest} {_('The start number never decides a place.')}"]
+
+
+@dataclass(frozen=True)
+class Field:
+    """What the ranking reads besides the games: the players, the main rounds' seats, the play-offs."""
+
+    players: dict[int, RankedPlayer]
+    seated: dict[int, set[int]]
+    playoffs: list[points.Playoff]
+
+
+def _field(tournament: Tournament) -> Field:
+    """The players and one query over every seat: the main rounds' seats by round, and the
+    play-off tables (oldest first) with their players' points and games won in them."""
+    players = ranked_players(tournament, [enums.PlayerStatus.CHECKED_IN, enums.PlayerStatus.WITHDRAWN])
+    seated: dict[int, set[int]] = {}
+    tables: dict[int, tuple[list[int], dict[int, int], dict[int, int], bool]] = {}
+    seats = (
+        Seat.objects.filter(table__round__tournament=tournament)
+        .order_by("table__round__number", "table_id")
+        .values_list(
+            "table__round__number",
+            "table__round__stage",
+            "table_id",
+            "table__status",
+            "player_id",
+            "points",
+            "games_won",
+        )
+    )
+    for round_number, stage, table_id, status, pid, seat_points, seat_won in seats:
+        if stage != enums.Stage.PLAYOFF:
+            seated.setdefault(round_number, set()).add(pid)
+            continue
+        entry = tables.setdefault(table_id, ([], {}, {}, status != enums.TableStatus.PLAYING))
+        entry[0].append(pid)
+        entry[1][pid] = seat_points
+        entry[2][pid] = seat_won
+    playoffs = [
+        points.Playoff(players=frozenset(pids), points=totals, won=wins, decided=decided)
+        for pids, totals, wins, decided in tables.values()
+    ]
+    return Field(players=players, seated=seated, playoffs=playoffs)
+
+
+def standings_rows(tournament: Tournament, field: Field | None = None) -> list[points.StandingRow]:
+    """The pure rules' rows of the tournament's ranking (``ranking``'s three queries)."""
+    field = field or _field(tournament)
+    summed = round_totals(tournament)
+    took_part = {pid for pid, _number, _points, games, _won in summed if games}.union(*field.seated.values())
+    start = {
+        pid: p.start_number or 0
+        for pid, p in field.players.items()
+        if p.status == enums.PlayerStatus.CHECKED_IN or pid in took_part
+    }
+    can_play = {pid for pid, p in field.players.items() if p.status == enums.PlayerStatus.CHECKED_IN}
+    return points.standings_of_totals(start, summed, field.seated, ranking_rules(tournament), field.playoffs, can_play)
+
+
 def ranking(tournament: Tournament) -> list[Standing]:
-    """Standings over every valid game: fewer points, more games won, lower best round, start number.
+    """Standings over every valid game of the main rounds: fewer points, then the organiser's
+    criteria, then a play-off or a shared place (``rules.standings_of_totals``).
 
     Every seated round a listed player has no seat in (a late arrival's first rounds, a
-    pause, the rounds after a withdrawal) counts as that round's worst round total
+    pause, the rounds after a withdrawal) counts as the settings say
     (``rules.standings``); ``reached`` says why in words ("joined in round 2 · paused in
     round 4 · …", ``participation_note``) and ``reached_stage`` as codes for the JSON
     ("joined:2 paused:4 withdrew:5"). A withdrawn player is listed if they were seated.
     Three queries whatever the size: the players, their games summed per round
-    (``round_totals``), the seats.
+    (``round_totals``), the seats (with the play-offs').
     """
-    players = ranked_players(tournament, [enums.PlayerStatus.CHECKED_IN, enums.PlayerStatus.WITHDRAWN])
-    summed = round_totals(tournament)
-    seated: dict[int, set[int]] = {}
-    for round_number, pid in Seat.objects.filter(table__round__tournament=tournament).values_list(
-        "table__round__number", "player_id"
-    ):
-        seated.setdefault(round_number, set()).add(pid)
-    took_part = {pid for pid, _number, _points, games, _won in summed if games}.union(*seated.values())
-    start = {
-        pid: p.start_number or 0
-        for pid, p in players.items()
-        if p.status == enums.PlayerStatus.CHECKED_IN or pid in took_part
-    }
-    rows = points.standings_of_totals(start, summed, seated)
+    field = _field(tournament)
+    players, seated = field.players, field.seated
+    rows = standings_rows(tournament, field)
     # Most players share a pattern of rounds seated (every round): their participation is computed once.
     rounds_of: dict[int, list[int]] = {}
     for number in sorted(seated):
@@ -136,7 +234,9 @@ def participation_note(
     if part.withdrew_after is not None:
         words.append(_("withdrew after round %(round)d") % {"round": part.withdrew_after})
         codes.append(f"withdrew:{part.withdrew_after}")
-    if missed and part.seated_in:  # (a player not seated yet ranks last anyway: no games)
+    if missed and part.seated_in and tournament.points_missed_rounds == points.MISSED_RANKED_AFTER:
+        words.append(_("ranked after those who played every round"))
+    elif missed and part.seated_in:  # (a player not seated yet ranks last anyway: no games)
         counted = sum(value for _number, value in missed)
         words.append(
             ngettext(
@@ -152,9 +252,14 @@ def round_totals(tournament: Tournament) -> list[tuple[int, int, int, int, int]]
     round, points, games, games won): one query, a row per player and round, where reading
     every score took three times the rows and their summing in Python (at 5,000 players a
     fifth of the ranking). A game's win is counted on the winner's own score, which the
-    format always writes (0 points: ``rules.game_penalties``)."""
+    format always writes (0 points: ``rules.game_penalties``). A play-off's games only order its
+    tied players and are not summed here."""
     return list(
-        GameScore.objects.filter(game__table__round__tournament=tournament, game__status=GameStatus.VALID)
+        GameScore.objects.filter(
+            game__table__round__tournament=tournament,
+            game__table__round__stage=enums.Stage.MAIN,
+            game__status=GameStatus.VALID,
+        )
         .order_by()
         .values("player_id", "game__table__round__number")
         .annotate(
@@ -167,7 +272,8 @@ def round_totals(tournament: Tournament) -> list[tuple[int, int, int, int, int]]
 
 
 def rounds_played(tournament: Tournament) -> int:
-    return Round.objects.filter(tournament=tournament).aggregate(m=Max("number"))["m"] or 0
+    """The number of the last main round seated (play-offs come after the main rounds)."""
+    return Round.objects.filter(tournament=tournament, stage=enums.Stage.MAIN).aggregate(m=Max("number"))["m"] or 0
 
 
 @dataclass(frozen=True)
@@ -237,9 +343,44 @@ def field_summary(tournament: Tournament, seated: int) -> FieldSummary:
     )
 
 
+@dataclass(frozen=True)
+class DueTie:
+    """A tie waiting for its play-off: the place, the players (by start number) and their names."""
+
+    place: int
+    players: tuple[int, ...]
+    names: tuple[str, ...]
+
+
+def due_playoffs(tournament: Tournament) -> list[DueTie]:
+    """The ties that need a play-off seated now (``rules.due_playoffs``); the ranking's three
+    queries and one for the names."""
+    due = points.due_playoffs(standings_rows(tournament))
+    wanted = {pid for tie in due for pid in tie.players}
+    names = dict(Player.objects.filter(pk__in=wanted).values_list("pk", "name")) if wanted else {}
+    return [DueTie(tie.place, tie.players, tuple(names[pid] for pid in tie.players)) for tie in due]
+
+
 def rounds_context(tournament: Tournament, rounds: list[Round]) -> dict[str, Any]:
-    seated = rounds[-1].number if rounds else 0
-    return {"rounds_left": max(tournament.rounds_planned - len(rounds), 0), "field": field_summary(tournament, seated)}
+    """The rounds left, the next round's field and, between rounds (no table playing), the ties
+    that need a play-off (``due_playoffs``: the step "Seat a play-off" in words)."""
+    main = [rnd for rnd in rounds if rnd.stage == enums.Stage.MAIN]
+    seated = main[-1].number if main else 0
+    current = rounds[-1] if rounds else None
+    between = (
+        current is not None
+        and tournament.status == enums.TournamentStatus.RUNNING
+        and not getattr(current, "playing_count", 0)
+    )
+    return {
+        "rounds_left": 0
+        if current is not None and current.stage == enums.Stage.PLAYOFF
+        else max(tournament.rounds_planned - len(main), 0),
+        "main_rounds": len(main),
+        "playoff_seated": any(rnd.stage == enums.Stage.PLAYOFF for rnd in rounds),
+        "playoffs_due": due_playoffs(tournament) if between else [],
+        "field": field_summary(tournament, seated),
+    }
 
 
 def table_context(tournament: Tournament, view: Any) -> dict[str, Any]:

@@ -6,9 +6,29 @@ apart (``tournament.seating.seat_avoiding_repeats``). After each game every
 player still holding cards takes their value as penalty points; the game's
 winner takes 0. The fewest points over all games wins.
 
-Standings: total ascending (with missed rounds counted, see below); ties broken
-by games won (more is better), then the lowest single-round total, then the
-lower start number. Players who have not played a game yet come last.
+Standings: total ascending (with missed rounds counted, see below); ties broken by
+the criteria the organiser chose and announced (``RankingRules.tie_breaks``, in order: more
+games won, the lower best round, both, or none). Players who have not played a game yet come
+last. The start number never decides a place (in a real test evening it decided first place:
+it is drawn by lot). A tie the criteria leave is resolved where the settings ask
+(``tie_places``: the podium, places 1 to 3, by default, or every place) by the chosen
+``tie_resolution``:
+
+- a play-off (default): once the last round is closed the organiser seats a play-off round
+  (``Stage.PLAYOFF``), one table per tie with exactly the tied players, one game each, scored
+  like any game (card points, the referee's table page, the calculator, the projector, the
+  corrections). Its result orders the tied players: fewer points in the play-off first, then
+  the game's winner; players still equal are a tie again, resolved by the same settings (a
+  further play-off round, or a shared place below the podium). Play-off points never count in
+  the totals. A play-off orders exactly the players it was seated for: a correction that
+  changes who is tied makes it void and a new one due. Finishing is refused while one is due
+  or playing (``services.finish``). A withdrawn player plays no play-off: the tied players
+  still checked in play it and the withdrawn rank after them (``RULE_NO_PLAYOFF``).
+- a shared place: the tied players take the same place (4, 4, 6).
+
+Every other tie (below the podium with the default) is a shared place, said so in the ranking
+(``RULE_SHARED``); the start number only orders the rows of a shared place. Each row names the
+rule that decided its place (``decided_by``).
 
 Any count from 3 players can be seated (``plan_tables``). Where the count does
 not split into tables of the settings (5 players at 3-4), the organiser
@@ -29,15 +49,27 @@ uno-points-tournament.it.txt, is silent on them: it only says the fewest points 
 end of the tournament's games win, "avere meno punti possibile al termine delle partite"). A late arrival is
 seated from the next round on, a paused player sits out the rounds they pause, a withdrawn
 player is not seated again. Every seated round a listed player has no seat in (a "missed
-round", ``participation``) counts as **that round's highest round total** among the players
-seated in it (``standings`` with ``seated``). Why the worst and not 0 or the average: fewest
-points win, so 0 would reward staying away, and the average would still reward a weak
-player for pausing (their own expected score is above it); at the worst score, missing a
-round never pays. It is computed from the games played, never stored, so a correction of
-a game moves it too. Withdrawn players stay in the ranking by the same rule (their rounds
-played plus the worst of each round after they left): one rule for every missed round,
-whatever the reason, and a withdrawal never helps. Games won and the best round count
-played rounds only.
+round", ``participation``) counts as the organiser announced (``RankingRules.missed``; clubs do
+it in different ways):
+
+- ``MISSED_ROUND_HIGHEST`` (default): **that round's highest round total** among the players
+  seated in it (0 while nobody has points there). Fewest points win, so 0 would reward staying
+  away, and the average would still reward a weak player for pausing (their own expected score
+  is above it); at the worst score, missing a round never pays.
+- ``MISSED_ROUND_AVERAGE``: the average round total of the players seated in that round
+  (those without a game there count 0), rounded to a whole point, halves up.
+- ``MISSED_OWN_AVERAGE``: the player's own average over the rounds they played, rounded the
+  same way (0 before their first round; they rank last then anyway).
+- ``MISSED_RANKED_AFTER``: a missed round counts nothing, but a player with a missed round
+  ranks after everyone who played every round seated (``RULE_EVERY_ROUND``); among
+  themselves by more rounds played first (``RULE_MORE_ROUNDS``: comparing totals over fewer
+  rounds would reward missing them), then by their total over the rounds played, then the
+  criteria.
+
+It is computed from the games played, never stored, so a correction of a game moves it too.
+Withdrawn players stay in the ranking by the same rule (their rounds played plus what each
+round after they left counts): one rule for every missed round, whatever the reason. Games won
+and the best round count played rounds only.
 
 Not offered: a bye (one player sits out the round). Fewest points win, so a
 bye worth 0 points would reward sitting out; a fair bye (say the round's
@@ -49,11 +81,12 @@ come in.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import NamedTuple
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import groupby
+from typing import Any, NamedTuple
 
-from tournament.formats.base import CLUBS_APART, SEATING_SETTINGS, FormatError, FormatSpec, rank_by
+from tournament.formats.base import CLUBS_APART, SEATING_SETTINGS, FormatError, FormatSpec
 from tournament.seating import LARGER_TABLE, SeatingOption, short_size, table_sizes, widened_options
 
 # The tournament settings this format reads (the settings page shows these).
@@ -64,8 +97,12 @@ SETTINGS = (
     "games_per_round",
     "round_time_limit_minutes",
     "scoring_table",
+    "points_missed_rounds",
+    "points_tie_breaks",
+    "points_tie_places",
+    "points_tie_resolution",
 )
-SPEC = FormatSpec(slug="points", stages=("main",), min_players=3, settings_used=SETTINGS)
+SPEC = FormatSpec(slug="points", stages=("main", "playoff"), min_players=3, settings_used=SETTINGS)
 
 # No table seats fewer (see the module docstring), whatever the settings allow.
 SMALLEST_TABLE = 3
@@ -73,7 +110,30 @@ SMALLEST_TABLE = 3
 RULE_TOTAL = "total"
 RULE_GAMES_WON = "games_won"
 RULE_BEST_ROUND = "best_round"
-RULE_START_NUMBER = "start_number"
+# Ranked after (``MISSED_RANKED_AFTER``): played every round, then more rounds played.
+RULE_EVERY_ROUND = "every_round"
+RULE_MORE_ROUNDS = "more_rounds"
+# A tie left by the criteria: a shared place, a play-off (decided, due, playing), or a withdrawn
+# player who cannot play the play-off of their tie.
+RULE_SHARED = "shared"
+RULE_PLAYOFF = "playoff"
+RULE_PLAYOFF_DUE = "playoff_due"
+RULE_PLAYOFF_PLAYING = "playoff_playing"
+RULE_NO_PLAYOFF = "no_playoff"
+# The criteria the organiser may order (``Tournament.points_tie_breaks``).
+TIE_BREAK_CRITERIA = (RULE_GAMES_WON, RULE_BEST_ROUND)
+
+# What a missed round counts (``Tournament.points_missed_rounds``).
+MISSED_ROUND_HIGHEST = "round_highest"
+MISSED_ROUND_AVERAGE = "round_average"
+MISSED_OWN_AVERAGE = "own_average"
+MISSED_RANKED_AFTER = "ranked_after"
+# Where a tie left by the criteria is resolved (``Tournament.points_tie_places``) and how.
+TIE_PODIUM = "podium"
+TIE_ALL = "all"
+PODIUM = 3
+TIE_PLAYOFF = "playoff"
+TIE_SHARED = "shared"
 
 
 @dataclass(frozen=True)
@@ -137,37 +197,101 @@ def round_totals(games: Iterable[GameResult]) -> list[RoundTotal]:
     return [RoundTotal(pid, number, *entry) for (pid, number), entry in summed.items()]
 
 
+@dataclass(frozen=True)
+class RankingRules:
+    """How the organiser announced the ranking (the tournament's settings, see the module docstring).
+
+    ``missed``: what a missed round counts (``MISSED_*``); ``tie_breaks``: the criteria after the
+    total, in order (``RULE_GAMES_WON``, ``RULE_BEST_ROUND``); ``tie_places``: where a tie left by
+    them must be resolved (``TIE_PODIUM``: places 1 to 3, ``TIE_ALL``); ``tie_resolution``:
+    ``TIE_PLAYOFF`` or ``TIE_SHARED``. Elsewhere a tie is always a shared place."""
+
+    missed: str = MISSED_ROUND_HIGHEST
+    tie_breaks: tuple[str, ...] = (RULE_GAMES_WON, RULE_BEST_ROUND)
+    tie_places: str = TIE_PODIUM
+    tie_resolution: str = TIE_PLAYOFF
+    # False once the tournament is finished: no play-off can be seated any more, so a tie that
+    # a later correction makes (or a play-off that no longer fits it) is a shared place.
+    playoffs_open: bool = True
+
+
+@dataclass(frozen=True)
+class Playoff:
+    """A play-off table: the tied players it was seated for (``players``), their points and games
+    won in it (``points``, ``won``: empty until played) and whether it is decided. Play-offs are
+    given oldest first; one orders exactly the players it was seated for."""
+
+    players: frozenset[int]
+    points: Mapping[int, int] = field(default_factory=dict)
+    won: Mapping[int, int] = field(default_factory=dict)
+    decided: bool = False
+
+
+@dataclass(frozen=True)
+class DuePlayoff:
+    """Players tied on ``place`` (a place the settings resolve by play-off) with no play-off yet."""
+
+    place: int
+    players: tuple[int, ...]
+
+
+def tie_breaks_of(setting: str) -> tuple[str, ...]:
+    """The tournament's ``points_tie_breaks`` ("games_won,best_round") as criteria codes; unknown
+    codes are dropped (a criterion is only ever one of ``TIE_BREAK_CRITERIA``)."""
+    return tuple(code for code in setting.split(",") if code in TIE_BREAK_CRITERIA)
+
+
 def standings(
     start_numbers: Mapping[int, int],
     games: Iterable[GameResult],
     seated: Mapping[int, Collection[int]] | None = None,
+    rules: RankingRules = RankingRules(),
+    playoffs: Sequence[Playoff] = (),
+    can_play: Collection[int] | None = None,
 ) -> list[StandingRow]:
     """Everyone in ``start_numbers`` (a player without games has 0 points and
-    ranks by the tie-breaks), best first, each with the rule that put them
-    below the player above.
+    ranks after everyone who played), best first, each with the rule that decided their place.
 
-    ``seated`` (round number -> the players seated in it, every round seated so far): a
-    listed player without a seat in one of these rounds (and no game in it) missed it, and
-    it counts as the highest round total of that round's seated players (0 while nobody has
-    points there), added to ``total`` and listed in ``missed_rounds`` (see the module
-    docstring). Without ``seated`` only the games count. Games won, games played and the
-    best round count played rounds only."""
-    return standings_of_totals(start_numbers, round_totals(games), seated)
+    ``seated`` (round number -> the players seated in it, every main round seated so far): a
+    listed player without a seat in one of these rounds (and no game in it) missed it, and it
+    counts as ``rules.missed`` says (see the module docstring), listed in ``missed_rounds``.
+    Without ``seated`` only the games count. Games won, games played and the best round count
+    played rounds only. Ties: ``standings_of_totals``."""
+    return standings_of_totals(start_numbers, round_totals(games), seated, rules, playoffs, can_play)
+
+
+def _half_up(numerator: int, denominator: int) -> int:
+    """numerator / denominator rounded to a whole number, halves up (both not negative)."""
+    return (2 * numerator + denominator) // (2 * denominator)
 
 
 def standings_of_totals(
     start_numbers: Mapping[int, int],
     summed: Iterable[tuple[int, int, int, int, int]],
     seated: Mapping[int, Collection[int]] | None = None,
+    rules: RankingRules = RankingRules(),
+    playoffs: Sequence[Playoff] = (),
+    can_play: Collection[int] | None = None,
 ) -> list[StandingRow]:
     """``standings`` from the games already summed per player and round (``RoundTotal``
     or the same five values as a plain row: player, round, points, games, games won); each
-    player and round at most once."""
+    player and round at most once.
+
+    Players equal on the total and every criterion of ``rules.tie_breaks`` are tied. A tie
+    whose first place is in ``rules.tie_places`` is resolved by ``rules.tie_resolution``: a
+    shared place (``RULE_SHARED``: every tied player takes the first place of the tie), or the
+    decided play-off of ``playoffs`` seated for exactly these players (``RULE_PLAYOFF``: fewer
+    points in it, then more games won in it; players still equal are tied again, resolved by
+    a later play-off or shared). Without one, the tied players share the place for now with
+    ``RULE_PLAYOFF_DUE`` (or ``RULE_PLAYOFF_PLAYING`` while it plays): ``due_playoffs`` lists
+    them. Only players in ``can_play`` (default: everyone) are sent to a play-off; the others of
+    the tie (withdrawn) rank after them, sharing a place (``RULE_NO_PLAYOFF``). Every other tie
+    is a shared place. The start number orders rows that share a place, never a place."""
     totals = dict.fromkeys(start_numbers, 0)
     won = dict.fromkeys(start_numbers, 0)
     played = dict.fromkeys(start_numbers, 0)
     per_round: dict[int, dict[int, int]] = {pid: {} for pid in start_numbers}
-    # Every player's points per round (listed or not): a round's worst total is taken over all seated.
+    # Every player's points per round (listed or not): a round's highest and average are taken over all seated.
     round_points: dict[int, dict[int, int]] = {}
     for pid, number, points, games, wins in summed:
         if games:
@@ -182,25 +306,95 @@ def standings_of_totals(
     missed: dict[int, list[tuple[int, int]]] = {pid: [] for pid in start_numbers}
     for number, players in sorted((seated or {}).items()):
         in_round = round_points.get(number, {})
-        worst = max((in_round.get(pid, 0) for pid in players), default=0)
+        scores = [in_round.get(pid, 0) for pid in players]
+        if rules.missed == MISSED_ROUND_AVERAGE:
+            counted = _half_up(sum(scores), len(scores)) if scores else 0
+        elif rules.missed == MISSED_RANKED_AFTER:
+            counted = 0
+        else:
+            counted = max(scores, default=0)
         for pid in start_numbers:
             if pid not in players and number not in per_round[pid]:
-                missed[pid].append((number, worst))
-                totals[pid] += worst
+                own = per_round[pid]
+                value = _half_up(sum(own.values()), len(own)) if own else 0
+                missed[pid].append((number, value if rules.missed == MISSED_OWN_AVERAGE else counted))
+    for pid, rounds_missed in missed.items():
+        totals[pid] += sum(value for _number, value in rounds_missed)
 
     best = {pid: min(rounds.values()) if rounds else None for pid, rounds in per_round.items()}
+    ranked_after = rules.missed == MISSED_RANKED_AFTER
+    criteria = {
+        RULE_GAMES_WON: lambda pid: -won[pid],
+        RULE_BEST_ROUND: lambda pid: low if (low := best[pid]) is not None else 10**9,
+    }
+    keyed: list[tuple[str, Callable[[int], Any]]] = [
+        # A player without a game (a late arrival before their first round) has no total
+        # yet and ranks after everyone who played, not above them with 0.
+        (RULE_TOTAL, lambda pid: played[pid] == 0),
+    ]
+    if ranked_after:
+        keyed += [
+            (RULE_EVERY_ROUND, lambda pid: bool(missed[pid])),
+            (RULE_MORE_ROUNDS, lambda pid: len(missed[pid])),
+        ]
+    keyed.append((RULE_TOTAL, lambda pid: totals[pid]))
+    keyed += [(code, criteria[code]) for code in rules.tie_breaks if code in criteria]
+    keys = {pid: tuple(key(pid) for _code, key in keyed) for pid in start_numbers}
+    # The start number only orders the rows of a shared place (and the seats of a play-off).
+    order = sorted(start_numbers, key=lambda pid: (keys[pid], start_numbers[pid]))
+    able = set(start_numbers) if can_play is None else set(can_play)
 
-    ranked = rank_by(
-        start_numbers,
-        [
-            # A player without a game (a late arrival before their first round) has no total
-            # yet and ranks after everyone who played, not above them with 0.
-            (RULE_TOTAL, lambda pid: (played[pid] == 0, totals[pid])),
-            (RULE_GAMES_WON, lambda pid: -won[pid]),
-            (RULE_BEST_ROUND, lambda pid: low if (low := best[pid]) is not None else 10**9),
-            (RULE_START_NUMBER, lambda pid: start_numbers[pid]),
-        ],
-    )
+    placed: list[tuple[int, int, str]] = []
+
+    def in_scope(place: int) -> bool:
+        return rules.tie_places == TIE_ALL or place <= PODIUM
+
+    def resolve(tied: list[int], place: int, after: int) -> None:
+        """Place the players of one tie from ``place`` on (play-offs after index ``after`` only)."""
+        if not in_scope(place) or rules.tie_resolution != TIE_PLAYOFF or not played[tied[0]]:
+            placed.extend((place, pid, RULE_SHARED) for pid in tied)
+            return
+        playing = [pid for pid in tied if pid in able]
+        absent = [pid for pid in tied if pid not in able]
+        if len(playing) == 1:
+            placed.append((place, playing[0], RULE_NO_PLAYOFF))
+        elif playing:
+            group = frozenset(playing)
+            index, playoff = next(
+                ((i, p) for i, p in enumerate(playoffs) if i > after and p.players == group), (-1, None)
+            )
+            if playoff is None and not rules.playoffs_open:
+                placed.extend((place, pid, RULE_SHARED) for pid in playing)
+            elif playoff is None or not playoff.decided:
+                code = RULE_PLAYOFF_DUE if playoff is None else RULE_PLAYOFF_PLAYING
+                placed.extend((place, pid, code) for pid in playing)
+            else:
+                result = {pid: (playoff.points.get(pid, 0), -playoff.won.get(pid, 0)) for pid in playing}
+                at = place
+                for _result, members in groupby(sorted(playing, key=lambda pid: result[pid]), key=result.__getitem__):
+                    group_members = list(members)
+                    if len(group_members) == 1:
+                        placed.append((at, group_members[0], RULE_PLAYOFF))
+                    else:
+                        resolve(group_members, at, index)
+                    at += len(group_members)
+        if absent:
+            placed.extend((place + len(playing), pid, RULE_NO_PLAYOFF) for pid in absent)
+
+    position = 1
+    above: tuple[Any, ...] | None = None
+    for key, members in groupby(order, key=keys.__getitem__):
+        tied = list(members)
+        if len(tied) == 1:
+            code = ""
+            if above is not None:
+                code = keyed[next(i for i in range(len(key)) if key[i] != above[i])][0]
+            placed.append((position, tied[0], code))
+        else:
+            resolve(tied, position, -1)
+        position += len(tied)
+        above = key
+
     return [
         StandingRow(
             place=place,
@@ -213,8 +407,25 @@ def standings_of_totals(
             decided_by=decided_by,
             missed_rounds=tuple(missed[pid]),
         )
-        for place, pid, decided_by in ranked
+        for place, pid, decided_by in placed
     ]
+
+
+def due_playoffs(rows: Sequence[StandingRow]) -> list[DuePlayoff]:
+    """The ties of ``rows`` (``standings``) that wait for a play-off to be seated, by place."""
+    due: dict[int, list[int]] = {}
+    for row in rows:
+        if row.decided_by == RULE_PLAYOFF_DUE:
+            due.setdefault(row.place, []).append(row.player_id)
+    return [DuePlayoff(place, tuple(players)) for place, players in sorted(due.items())]
+
+
+def playoff_order(points: Mapping[int, int], won: Mapping[int, int]) -> dict[int, int]:
+    """The places at a play-off table: fewer points first, then more games won; equal players
+    share the place (never the start number)."""
+    key = {pid: (value, -won.get(pid, 0)) for pid, value in points.items()}
+    ordered = sorted(key.values())
+    return {pid: ordered.index(key[pid]) + 1 for pid in key}
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from tournament.formats.points import reads
 from tournament.formats.points import rules as points
 from tournament.formats.record import StepDone, refuse_other_format
 from tournament.models import Player, Round, Table, Tournament
+from tournament.naming import and_list
 from tournament.play import corrections, results, rounds
 from tournament.play.core import (
     check_writable,
@@ -72,6 +73,8 @@ def plan_next_round(tournament: Tournament, *, choice: str = "", seed: int) -> N
     refuse_if_finished(tournament)
     current = latest_round(tournament)
     if current is not None:
+        if current.stage == enums.Stage.PLAYOFF:
+            raise ServiceError(_("A play-off has been seated: the rounds are over."))
         refuse_while_playing(current.tables.all())
         if current.number >= tournament.rounds_planned:
             raise ServiceError(_("All %(count)d rounds have been played.") % {"count": tournament.rounds_planned})
@@ -308,7 +311,8 @@ def chosen_note(tournament: Tournament, count: int, option: seating.SeatingOptio
 def finish(*, tournament: Tournament, actor: User, confirmed: bool = False) -> Tournament:
     """End the tournament: the standings become final.
 
-    Refused while a table plays (or before any round). Before the last planned
+    Refused while a table plays (or before any round), and while a tie the settings resolve
+    by play-off has none decided (due: the reason names the ties and the step). Before the last planned
     round it raises ``NeedsConfirmation`` (kind "finish_early", saying which rounds
     are dropped) unless ``confirmed``; after the last round it needs none.
     """
@@ -318,11 +322,60 @@ def finish(*, tournament: Tournament, actor: User, confirmed: bool = False) -> T
         current = latest_round(locked)
         if current is None or current.tables.filter(status=enums.TableStatus.PLAYING).exists():
             raise ServiceError(_("Tables are still playing."))
-        if current.number < locked.rounds_planned and not confirmed:
+        if current.stage == enums.Stage.MAIN and current.number < locked.rounds_planned and not confirmed:
             consequence = finish_early_consequence(current.number, locked.rounds_planned)
             raise NeedsConfirmation(consequence, kind="finish_early")
+        due = reads.due_playoffs(locked)
+        if due:
+            raise ServiceError(
+                _("%(ties)s Seat the play-off first (“Seat a play-off” on the rounds page).")
+                % {"ties": " ".join(tie_words(tie) for tie in due)}
+            )
         rounds.finish_tournament(locked, actor)
     return locked
+
+
+def tie_words(tie: reads.DueTie) -> str:
+    """ "Tie on place 1 between A and B." """
+    return _("Tie on place %(place)d between %(names)s.") % {"place": tie.place, "names": and_list(tie.names)}
+
+
+def seat_playoff(*, tournament: Tournament, actor: User) -> Round:
+    """Seat a play-off round: one table per tie that the settings resolve by play-off and that
+    has none yet (``rules.standings_of_totals``, ``DuePlayoff``), with exactly its tied players
+    (seated by start number: the seats, not a place), one game each (``refresh_table``).
+
+    Refused while a table plays (or waits for its confirmation), once finished, and when no
+    tie needs a play-off. The round before is closed (no more entries there; corrections stay
+    possible). Audited with the ties and bumped."""
+    with transaction.atomic():
+        locked = lock_tournament(tournament.pk)
+        refuse_other_format(locked, SLUG, OTHER_FORMAT)
+        refuse_if_finished(locked)
+        current = latest_round(locked)
+        if current is None:
+            raise ServiceError(_("No round has been played yet."))
+        refuse_while_playing(current.tables.all())
+        due = reads.due_playoffs(locked)
+        if not due:
+            raise ServiceError(_("No tie needs a play-off."))
+        rounds.close_round(current)
+        note = " ".join(tie_words(tie) for tie in due)
+        playoff = rounds.open_round(
+            locked, stage=enums.Stage.PLAYOFF, seed=0, algorithm="playoff", note=note, public_note=note
+        )
+        for tie in due:
+            rounds.seat_table(playoff, tie.players, duel_for_place=tie.place)
+        rounds.mark_running(locked)
+        bump(locked)
+        audit(
+            locked,
+            actor,
+            "points_playoff_seated",
+            round=playoff.number,
+            ties=[{"place": tie.place, "players": list(tie.players)} for tie in due],
+        )
+    return playoff
 
 
 def finish_early_consequence(played: int, planned: int) -> str:
@@ -364,13 +417,18 @@ def call_time(*, tournament: Tournament, actor: User, table_id: int, version: in
 
 def refresh_table(tournament: Tournament, table: Table, actor: User) -> None:
     """Recompute totals and places from the valid games: decided after the round's number of
-    games (or when time was called), places by fewer points, more games won, start number."""
+    games (a play-off table: one game) or when time was called; places by fewer points, more
+    games won, start number (a play-off table: fewer points, the winner, equal places shared)."""
     result = tally(table)
-    decided = points.table_decided(len(result.games), tournament.games_per_round) or (
+    playoff = table.round.stage == enums.Stage.PLAYOFF
+    needed = 1 if playoff else tournament.games_per_round
+    decided = points.table_decided(len(result.games), needed) or (
         table.time_called_at is not None and bool(result.games)
     )
     places: dict[int, int] = {}
-    if decided:
+    if decided and playoff:
+        places = points.playoff_order(result.points, result.wins)
+    elif decided:
         order = sorted(
             result.points, key=lambda pid: (result.points[pid], -result.wins[pid], result.start_numbers[pid])
         )
@@ -414,12 +472,16 @@ CORRECTIONS = corrections.CorrectionHooks(
 def next_step(
     *, tournament: Tournament, actor: User, action: str = "", choice: str = "", confirmed: bool = False
 ) -> StepDone:
-    """Seat the next round (with the organiser's ``choice`` where the count does not split), or
+    """Seat the next round (with the organiser's ``choice`` where the count does not split),
+    (``action`` "playoff") seat the play-off of the ties due (``seat_playoff``), or
     (``action`` "finish") end the tournament; finishing before the last planned round asks
     first (``NeedsConfirmation``) unless ``confirmed``."""
     if action == "finish":
         finish(tournament=tournament, actor=actor, confirmed=confirmed)
         return StepDone(_("The tournament is finished; the standings are final."), finished=True)
+    if action == "playoff":
+        playoff = seat_playoff(tournament=tournament, actor=actor)
+        return StepDone(_("%(round)s seated. %(note)s") % {"round": playoff, "note": playoff.seating_note})
     new_round = start_round(tournament=tournament, actor=actor, choice=choice)
     return StepDone(_("%(round)s seated. %(note)s") % {"round": new_round, "note": new_round.seating_note})
 

@@ -82,3 +82,23 @@ def round_two_under_way() -> tuple[Tournament, Table]:
     record(tournament, table, b, hands={a: {"wild": 1}, c: {"4": 1}})
     undo(tournament, table)
     return tournament, refreshed(table)
+
+
+def play_playoffs(tournament: Tournament, seed: int = 1) -> list[Round]:
+    """Seat and play every play-off the settings ask for (a tie in one makes the next due)."""
+    from tournament.formats.points import reads as points_reads
+
+    rng = random.Random(seed)
+    seated_rounds = []
+    while points_reads.due_playoffs(tournament):
+        playoff = points_services.seat_playoff(tournament=tournament, actor=None)
+        for table in playoff.tables.order_by("number"):
+            simulation.play_table(tournament, table, rng, None)
+        seated_rounds.append(playoff)
+    return seated_rounds
+
+
+def finish(tournament: Tournament, *, confirmed: bool = False) -> Tournament:
+    """Play the play-offs due, then finish the tournament."""
+    play_playoffs(tournament)
+    return points_services.finish(tournament=tournament, actor=None, confirmed=confirmed)

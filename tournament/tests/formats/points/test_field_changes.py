@@ -33,7 +33,7 @@ from tournament.formats.points import reads
 from tournament.formats.points import rules as points
 from tournament.formats.points import services as points_services
 from tournament.models import AuditEntry, Player, Round, Seat, Tournament
-from tournament.tests.formats.points.helpers import play_round, points_field, start
+from tournament.tests.formats.points.helpers import finish, play_round, points_field, start
 from tournament.writes import REFUSED
 
 # --------------------------------------------------------------------------
@@ -87,7 +87,6 @@ def test_a_missed_round_counts_as_that_rounds_worst_total(
     }
 
     assert sorted(row.player_id for row in rows) == sorted(start_numbers)
-    assert [row.place for row in rows] == list(range(1, len(start_numbers) + 1))
     for row in rows:
         missed = [number for number in sorted(seated) if row.player_id not in seated[number]]
         # Exactly the rounds without a seat, each at the round's worst; the games themselves as without the rule.
@@ -101,18 +100,21 @@ def test_a_missed_round_counts_as_that_rounds_worst_total(
         # Nobody seated in a round did worse there than what a missed round counts: missing never pays.
         for number, value in row.round_totals:
             assert value <= worst[number]
-    # Still ordered by (no game yet, total, games won, best round, start number).
+    # Still ordered by (no game yet, total, games won, best round); the start number orders only
+    # the rows of a shared place, each place one more than the players strictly ahead.
     keys = [
         (
             row.games_played == 0,
             row.total,
             -row.games_won,
             row.best_round if row.best_round is not None else 10**9,
-            start_numbers[row.player_id],
         )
         for row in rows
     ]
-    assert keys == sorted(keys)
+    assert [(key, start_numbers[row.player_id]) for key, row in zip(keys, rows, strict=True)] == sorted(
+        (key, start_numbers[row.player_id]) for key, row in zip(keys, rows, strict=True)
+    )
+    assert [row.place for row in rows] == [1 + sum(1 for other in keys if other < key) for key in keys]
 
 
 @given(
@@ -210,9 +212,11 @@ class TestLateArrival:
         result = desk.check_in_player(tournament=tournament, actor=None, player_id=lena.pk)
         assert result.start_number_assigned and result.player.start_number == highest + 1
         assert lena.pk not in seated_in(first)
-        # Before round 2 the standings say when she joins; she has no game, so she comes last.
+        # Before round 2 the standings say when she joins; she has no game, so she comes last
+        # (nobody has played yet: everyone shares the place, she is listed last).
         row = standing_of(tournament, lena.pk)
-        assert (row.reached, row.reached_stage, row.place) == ("joins in round 2", "joins:2", 10)
+        assert (row.reached, row.reached_stage, row.place) == ("joins in round 2", "joins:2", 1)
+        assert reads.ranking(tournament)[-1].player.pk == lena.pk
 
         play_round(tournament, first)
         second = start(tournament, seed=2)
@@ -238,7 +242,7 @@ class TestLateArrival:
     def test_nobody_checks_in_after_the_end(self):
         tournament = field(players=6)
         play_round(tournament, start(tournament, seed=1))
-        points_services.finish(tournament=tournament, actor=None, confirmed=True)
+        finish(tournament, confirmed=True)
         lena = Player.objects.create(tournament=tournament, name="Lena Spät")  # registered, not checked in
         before = state(tournament)
         with pytest.raises(ServiceError, match="finished"):
@@ -334,7 +338,7 @@ class TestPause:
             points_services.pause_player(tournament=tournament, actor=None, player_id=anna)
         assert state(tournament) == before
         play_round(tournament, rnd)
-        points_services.finish(tournament=tournament, actor=None)
+        finish(tournament)
         before = state(tournament)
         for service in (points_services.pause_player, points_services.resume_player):
             with pytest.raises(ServiceError, match="finished"):

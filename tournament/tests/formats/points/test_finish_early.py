@@ -14,7 +14,7 @@ from tournament.errors import NeedsConfirmation, ServiceError
 from tournament.formats import registry
 from tournament.formats.points import services as points_services
 from tournament.models import AuditEntry, Round, Table, Tournament
-from tournament.tests.formats.points.helpers import play_round, points_field, start
+from tournament.tests.formats.points.helpers import finish, play_round, points_field, start
 
 pytestmark = [pytest.mark.core, pytest.mark.django_db]
 
@@ -58,7 +58,7 @@ def test_one_round_left_is_named_alone():
 
 def test_finishing_early_confirmed_finishes():
     tournament = played(1)
-    points_services.finish(tournament=tournament, actor=None, confirmed=True)
+    finish(tournament, confirmed=True)
     tournament.refresh_from_db()
     assert tournament.status == enums.TournamentStatus.FINISHED
     assert AuditEntry.objects.filter(tournament=tournament, action="tournament_finished").count() == 1
@@ -66,7 +66,7 @@ def test_finishing_early_confirmed_finishes():
 
 def test_finishing_after_the_last_round_asks_nothing():
     tournament = played(2, planned=2)
-    points_services.finish(tournament=tournament, actor=None)
+    finish(tournament)
     tournament.refresh_from_db()
     assert tournament.status == enums.TournamentStatus.FINISHED
 
@@ -85,6 +85,9 @@ def test_finishing_while_tables_play_stays_refused_even_confirmed():
 
 def test_the_organisers_step_passes_the_confirmation_on():
     tournament = played(1)
+    # Not about ties: a tie after round 1 shares its place instead of asking for a play-off.
+    Tournament.objects.filter(pk=tournament.pk).update(points_tie_resolution="shared")
+    tournament.refresh_from_db()
     step = registry.of(tournament).next_step
     before = state(tournament)
     with pytest.raises(NeedsConfirmation, match="Rounds 2–4 will not be played"):

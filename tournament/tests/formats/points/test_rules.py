@@ -3,8 +3,9 @@
 ``games.rules.uno`` prices hands with a scoring table; ``tournament.formats.points.rules``
 turns hands into a game's penalty points (the winner takes 0) and games into
 standings: total ascending, then games won (more is better), then the lowest
-single-round total, then the start number, each row naming the rule that put
-it below the row above. The rules are written out here independently of the
+single-round total (the default criteria), each row naming the rule that decided
+its place; players still tied share a place (on the podium: until a play-off),
+never split by the start number. The rules are written out here independently of the
 code (``reference_key``) and compared with it on random tournaments.
 """
 
@@ -36,7 +37,8 @@ from tournament.formats.points import rules as points
 from tournament.formats.points.rules import (
     RULE_BEST_ROUND,
     RULE_GAMES_WON,
-    RULE_START_NUMBER,
+    RULE_PLAYOFF_DUE,
+    RULE_SHARED,
     RULE_TOTAL,
     GameResult,
     game_penalties,
@@ -137,7 +139,6 @@ def reference_key(
         (RULE_TOTAL, (played[pid] == 0, totals[pid])),
         (RULE_GAMES_WON, -won[pid]),
         (RULE_BEST_ROUND, best),
-        (RULE_START_NUMBER, start[pid]),
     )
 
 
@@ -290,9 +291,8 @@ def test_standings_follow_the_rules(field: tuple[dict[int, int], list[GameResult
     rows = standings(start, games)
     totals, won, rounds, played = reference_tallies(start, games)
 
-    # A permutation of the field with places 1..n.
+    # A permutation of the field.
     assert sorted(row.player_id for row in rows) == sorted(start)
-    assert [row.place for row in rows] == list(range(1, len(start) + 1))
 
     for row in rows:
         pid = row.player_id
@@ -305,13 +305,26 @@ def test_standings_follow_the_rules(field: tuple[dict[int, int], list[GameResult
         assert row.best_round == (min(rounds[pid].values()) if rounds[pid] else None)
 
     keys = [reference_key(row.player_id, start, totals, won, rounds, played) for row in rows]
-    assert rows[0].decided_by == ""
-    for above, below, row in zip(keys, keys[1:], rows[1:], strict=False):
-        values_above = tuple(value for _rule, value in above)
-        values_below = tuple(value for _rule, value in below)
-        assert values_above < values_below, "ordered by total, games won, best round, start number"
-        first_difference = next(rule for (rule, a), (_r, b) in zip(above, below, strict=True) if a != b)
-        assert row.decided_by == first_difference
+    values = [tuple(value for _rule, value in key) for key in keys]
+    # Ordered by the rules; only the rows of one shared place by the start number.
+    assert [(value, start[row.player_id]) for value, row in zip(values, rows, strict=True)] == sorted(
+        (value, start[row.player_id]) for value, row in zip(values, rows, strict=True)
+    )
+    for index, row in enumerate(rows):
+        # The place: one more than the players strictly ahead (4, 4, 6).
+        assert row.place == 1 + sum(1 for value in values if value < values[index])
+        tied = values.count(values[index]) > 1
+        if tied:
+            # A tie on the podium waits for its play-off; elsewhere the place is shared.
+            due = row.place <= points.PODIUM and played[row.player_id] > 0
+            assert row.decided_by == (RULE_PLAYOFF_DUE if due else RULE_SHARED)
+        elif index == 0:
+            assert row.decided_by == ""
+        else:
+            first_difference = next(
+                rule for (rule, a), (_r, b) in zip(keys[index - 1], keys[index], strict=True) if a != b
+            )
+            assert row.decided_by == first_difference
 
 
 @given(field=tournaments())
@@ -359,7 +372,7 @@ def test_each_tie_break_named() -> None:
     assert [row.decided_by for row in rows] == ["", RULE_GAMES_WON, RULE_GAMES_WON, RULE_TOTAL, RULE_TOTAL]
 
 
-def test_best_round_and_start_number_break_ties() -> None:
+def test_best_round_breaks_ties_and_the_start_number_never_does() -> None:
     start = {10: 2, 20: 1, 30: 3, 40: 4}
     games = [
         GameResult(1, 10, {10: 0, 20: 8, 30: 2}),
@@ -370,8 +383,9 @@ def test_best_round_and_start_number_break_ties() -> None:
     # 10: total 8, won 1, rounds {1: 0, 2: 8}, best 0; 20: total 8, won 1, best 0;
     # 30: total 8, won 1, rounds {1: 2, 2: 6}, best 2; 40: total 10.
     rows = standings(start, games)
-    assert [row.player_id for row in rows] == [20, 10, 30, 40]
-    assert [row.decided_by for row in rows] == ["", RULE_START_NUMBER, RULE_BEST_ROUND, RULE_TOTAL]
+    # 10 and 20 tie on first place: listed by start number, but both on place 1 until a play-off.
+    assert [(row.place, row.player_id) for row in rows] == [(1, 20), (1, 10), (3, 30), (4, 40)]
+    assert [row.decided_by for row in rows] == [RULE_PLAYOFF_DUE, RULE_PLAYOFF_DUE, RULE_BEST_ROUND, RULE_TOTAL]
 
 
 def test_player_without_games_ranks_last() -> None:

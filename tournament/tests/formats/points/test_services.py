@@ -188,7 +188,7 @@ class TestStartRound:
         assert snapshot(tournament) == before
 
     def test_refused_after_the_finish(self):
-        tournament = points_field()
+        tournament = points_field(points_tie_resolution="shared")  # (a tie shares its place: no play-off)
         play_round(tournament, start(tournament))
         points_services.finish(tournament=tournament, actor=None, confirmed=True)
         before = snapshot(tournament)
@@ -605,7 +605,7 @@ class TestPages:
         assert "Standings (CSV)" in body
 
     def test_next_round_and_finish_through_the_page(self, client, staff_user):
-        tournament = points_field(rounds_planned=1)
+        tournament = points_field(rounds_planned=1, points_tie_resolution="shared")  # play-offs: test_playoffs.py
         client.force_login(staff_user(tournament, enums.Role.ORGANISER))
         path = reverse("tournament:next_round", args=[tournament.pk])
         response = client.post(path, {"action": "round"})
