@@ -22,6 +22,17 @@ class GameStatus(models.TextChoices):
     SUPERSEDED = "superseded", _("Corrected")
 
 
+# What a game's status reads as on the pages and in the exports. A superseded game is the one a
+# correction replaced: "Superseded", where "Corrected" read as "correct" (and the new game is the
+# one marked "corrected"). The field's choices keep their stored labels (changing them asks for a
+# migration that changes nothing in the database).
+STATUS_WORDS = {
+    GameStatus.VALID: _("Valid"),
+    GameStatus.VOIDED: _("Undone"),
+    GameStatus.SUPERSEDED: _("Superseded"),
+}
+
+
 class Game(models.Model):
     table = models.ForeignKey("tournament.Table", on_delete=models.CASCADE, related_name="games")
     number = models.PositiveSmallIntegerField()
@@ -72,6 +83,11 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} – {_('game')} {self.number}"
+
+    @property
+    def status_label(self) -> str:
+        """The status in words (``STATUS_WORDS``): "Valid", "Undone", "Superseded"."""
+        return str(STATUS_WORDS.get(self.status, self.status))  # type: ignore[call-overload]
 
 
 def number_after(games: Iterable[Game]) -> int:

@@ -552,8 +552,8 @@ class Round(models.Model):
         constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="round_number_unique")]
 
     def __str__(self) -> str:
-        """The round's one name ("Main round 2", "Final"): ``tournament.naming``."""
-        return naming.round_name(self.stage, self.stage_number)
+        """The round's one name ("Main round 2", "Final"; "Round 2" in the points format): ``tournament.naming``."""
+        return naming.round_name(self.stage, self.stage_number, self.tournament_id)
 
 
 class Table(models.Model):
@@ -730,3 +730,15 @@ class TrackerGame(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table_id} r{self.revision}"
+
+
+def _note_format(sender: type[Tournament], instance: Tournament, **kwargs: Any) -> None:
+    """Every tournament read or saved tells ``naming`` its format (a round's name follows it). The
+    format is read only where it was loaded: a deferred field is never fetched for this."""
+    fmt = instance.__dict__.get("format")
+    if instance.pk is not None and fmt:
+        naming.note_format(instance.pk, fmt)
+
+
+models.signals.post_init.connect(_note_format, sender=Tournament, dispatch_uid="naming_format")
+models.signals.post_save.connect(_note_format, sender=Tournament, dispatch_uid="naming_format_saved")

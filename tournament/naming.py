@@ -2,7 +2,8 @@
 exports, the printouts and ``api.json`` say it, in the reader's language.
 
 A round is named by its stage and its number within the stage ("Main round 2",
-"Lucky-loser round", "Final", "Consolation round", "Grand final"), never by the
+"Lucky-loser round", "Final", "Consolation round", "Grand final"; in a format with one stage,
+the points format, "Round 2"), never by the
 tournament-wide ``Round.number`` (main round 2 may be the tournament's third round, after
 the lucky-loser round). A table is "Table 3", a duel of the knockout final "Duel" (in
 sentences "Duel for place 2", where its place is known); where the round is not said
@@ -28,16 +29,48 @@ if TYPE_CHECKING:
 _SINGLE = frozenset({enums.Stage.FINAL, enums.Stage.GRAND_FINAL, enums.Stage.LUCKY_LOSER, enums.Stage.CONSOLATION})
 
 
-def stage_name(stage: str) -> str:
-    """The stage alone: "Main round", "Consolation round" (the CSV's stage column)."""
+# The format of every tournament this process has read (``note_format``: a tournament is always
+# read before its rounds are named). A format is fixed once play has started, so a round's name
+# never changes under it; a reused id is written over when its new tournament is read.
+_FORMAT_OF: dict[int, str] = {}
+
+
+def note_format(tournament_id: int, fmt: str) -> None:
+    """Remember the format of tournament ``tournament_id`` (``Tournament`` does on every read and save)."""
+    if _FORMAT_OF.get(tournament_id) != fmt:
+        _FORMAT_OF[tournament_id] = fmt
+
+
+def plain_round(stage: str, tournament_id: int | None) -> bool:
+    """Whether a round of ``stage`` is named plainly, "Round 2" and not "Main round 2": the main
+    stage of a format whose spec says so (points: nothing is played beside its rounds; its
+    play-offs keep their own name). Unknown to this process (a tournament never read here), a
+    round keeps its stage's name."""
+    fmt = _FORMAT_OF.get(tournament_id) if tournament_id is not None else None
+    if fmt is None or stage != enums.Stage.MAIN:
+        return False
+    from tournament.formats import registry  # the formats import the models, which import this module
+
+    record = registry.FORMATS.get(fmt)
+    return record is not None and record.spec.plain_round_names
+
+
+def stage_name(stage: str, tournament_id: int | None = None) -> str:
+    """The stage alone: "Main round", "Consolation round" (the CSV's stage column); "Round" in a
+    format with one stage (``plain_round``)."""
+    if plain_round(stage, tournament_id):
+        return _("Round")
     try:
         return str(enums.Stage(stage).label)
     except ValueError:
         return str(stage)
 
 
-def round_name(stage: str, stage_number: int) -> str:
-    """ "Main round 2", "Lucky-loser round", "Final" (``Round.__str__``)."""
+def round_name(stage: str, stage_number: int, tournament_id: int | None = None) -> str:
+    """ "Main round 2", "Lucky-loser round", "Final" (``Round.__str__``); "Round 2" in a format with
+    one stage (points: ``plain_round``)."""
+    if plain_round(stage, tournament_id):
+        return _("Round %(number)s") % {"number": stage_number}
     label = stage_name(stage)
     if stage in _SINGLE:
         return label
@@ -65,7 +98,7 @@ def of_table(table: Table) -> str:
     """The one name of a ``Table`` (its round read from ``table.round``)."""
     rnd = table.round
     return table_name(
-        round_name(rnd.stage, rnd.stage_number),
+        round_name(rnd.stage, rnd.stage_number, rnd.tournament_id),
         table.number,
         is_duel=table.is_duel,
         duel_for_place=table.duel_for_place,

@@ -50,6 +50,9 @@ class FormatSpec:
     stages: tuple[str, ...]
     min_players: int
     settings_used: tuple[str, ...] = field(default_factory=tuple)
+    # The main stage's rounds are the tournament's rounds ("Round 2", not "Main round 2"): nothing
+    # is played beside them (the points format; its play-offs come after and are named apart).
+    plain_round_names: bool = False
 
 
 # A rule of a ranking: its code (or a function of the players above and below that names the

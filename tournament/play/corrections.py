@@ -536,6 +536,9 @@ def _swap(tournament: Tournament, swap: Swap, actor: User, outcome: _Outcome, *,
 # --- what changed -------------------------------------------------------------------------
 
 _SEAT_FIELDS = ("games_won", "points", "chips", "place", "advances", "out_order")
+# A format ranked during play (points) has no chips and nobody going on or out at a table: its
+# seats change in games won, the round's points and the place at the table.
+_STANDINGS_SEAT_FIELDS = ("games_won", "points", "place")
 
 
 def _state(tournament: Tournament) -> dict[str, Any]:
@@ -555,8 +558,10 @@ def _state(tournament: Tournament) -> dict[str, Any]:
             round_names[table.round_id], table.number, is_duel=table.is_duel, duel_for_place=table.duel_for_place
         )
         tables[table.pk] = (table.status, name)
-    ranking = {row.player.pk: (row.place, row.player.name) for row in registry.of(tournament).ranking(tournament)}
-    return {"seats": seats, "tables": tables, "ranking": ranking, "status": tournament.status}
+    fmt = registry.of(tournament)
+    ranking = {row.player.pk: (row.place, row.player.name, row.points) for row in fmt.ranking(tournament)}
+    seat_fields = _STANDINGS_SEAT_FIELDS if fmt.live_standings else _SEAT_FIELDS
+    return {"seats": seats, "tables": tables, "ranking": ranking, "status": tournament.status, "fields": seat_fields}
 
 
 def _seat_value(seat: Seat, name: str) -> Any:
@@ -584,7 +589,7 @@ def _differences(before: Mapping[str, Any], after: Mapping[str, Any], *, skip_ta
             continue
         changes = [
             _field_change(name, _seat_value(old, name), _seat_value(seat, name))
-            for name in _SEAT_FIELDS
+            for name in after["fields"]
             if _seat_value(old, name) != _seat_value(seat, name)
         ]
         if changes:
@@ -592,15 +597,22 @@ def _differences(before: Mapping[str, Any], after: Mapping[str, Any], *, skip_ta
                 _("%(where)s, %(name)s: %(changes)s.")
                 % {"where": after["tables"][key[0]][1], "name": seat.player.name, "changes": ", ".join(changes)}
             )
-    moved = [
-        (place, name, before["ranking"].get(pid, (None, name))[0])
-        for pid, (place, name) in after["ranking"].items()
-        if before["ranking"].get(pid, (None, name))[0] != place
-    ]
-    for place, name, was in sorted(moved, key=lambda row: (row[0] is None, row[0] or 0)):
-        lines.append(
-            _("Ranking: %(name)s %(now)s (was %(was)s).") % {"name": name, "now": _place(place), "was": _place(was)}
-        )
+    # Where the ranking counts points (the points format's total), a changed total is said with the place.
+    moved = []
+    for pid, (place, name, total) in after["ranking"].items():
+        was_place, _name, was_total = before["ranking"].get(pid, (None, name, None))
+        if was_place != place or (total is not None and was_total is not None and was_total != total):
+            moved.append((place, name, was_place, total, was_total))
+    for place, name, was, total, was_total in sorted(moved, key=lambda row: (row[0] is None, row[0] or 0)):
+        if total is not None and was_total is not None and was_total != total:
+            lines.append(
+                _("Standings: %(name)s %(was_total)d → %(total)d points, %(now)s (was %(was)s).")
+                % {"name": name, "was_total": was_total, "total": total, "now": _place(place), "was": _place(was)}
+            )
+        else:
+            lines.append(
+                _("Ranking: %(name)s %(now)s (was %(was)s).") % {"name": name, "now": _place(place), "was": _place(was)}
+            )
     if before["status"] != after["status"]:
         lines.append(_("The tournament runs again: it is no longer finished."))
     return lines
@@ -615,7 +627,7 @@ def _field_change(name: str, was: Any, now: Any) -> str:
         "games_won": _("games won"),
         "points": _("points"),
         "chips": _("chips"),
-        "place": _("place"),
+        "place": _("place at the table"),
         "advances": _("goes on"),
         "out_order": _("out"),
     }

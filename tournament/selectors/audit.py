@@ -102,7 +102,9 @@ def choices(tournament: Tournament) -> Choices:
         .order_by("round__number", "number")
     ):
         if row["round__number"] not in rounds:  # translated once per round
-            rounds[row["round__number"]] = naming.round_name(row["round__stage"], row["round__stage_number"])
+            rounds[row["round__number"]] = naming.round_name(
+                row["round__stage"], row["round__stage_number"], tournament.pk
+            )
         round_label = rounds[row["round__number"]]
         label = naming.table_label(row["number"], is_duel=row["is_duel"], duel_for_place=row["duel_for_place"])
         tables[row["pk"]] = TableChoice(
@@ -114,7 +116,7 @@ def choices(tournament: Tournament) -> Choices:
                 round_label, row["number"], is_duel=row["is_duel"], duel_for_place=row["duel_for_place"]
             ),
             label=label,
-            stage_label=stages.setdefault(row["round__stage"], naming.stage_name(row["round__stage"])),
+            stage_label=stages.setdefault(row["round__stage"], naming.stage_name(row["round__stage"], tournament.pk)),
         )
     players = {p.pk: p for p in Player.objects.filter(tournament=tournament).only("pk", "name", "start_number")}
     # The staff (with their roles here) and whoever wrote in the log, in one query: a row per role.
@@ -505,8 +507,8 @@ def _round(action: str, detail: Mapping[str, Any], offered: Choices) -> str:
     known = offered.rounds.get(number)
     if known is not None:
         return known
-    if action == "points_round_started":  # the points format plays main rounds only
-        return naming.round_name(enums.Stage.MAIN, number)
+    if action == "points_round_started":  # the points format plays one stage: "Round 2"
+        return _("Round %(number)s") % {"number": number}
     return _("Round %(number)s") % {"number": number}
 
 

@@ -130,8 +130,8 @@ class Snapshot:
 
     @property
     def bracket_rounds(self) -> list[PublicRound]:
-        """Columns of the bracket (``bracket_rounds``)."""
-        return bracket_rounds(self.rounds, self.format.parallel_rounds)
+        """Columns of the bracket (``bracket_rounds``); none where the format ranks during play."""
+        return bracket_rounds(self.rounds, self.format.parallel_rounds, self.format.live_standings)
 
     @property
     def finished(self) -> bool:
@@ -219,9 +219,15 @@ BRACKET_ROUNDS = 4  # the latest rounds side by side (formats without rounds pla
 _Staged = TypeVar("_Staged", Round, PublicRound)
 
 
-def bracket_rounds(rounds: Sequence[_Staged], parallel_rounds: bool) -> list[_Staged]:
+def bracket_rounds(rounds: Sequence[_Staged], parallel_rounds: bool, live_standings: bool = False) -> list[_Staged]:
     """The bracket's columns of ``rounds`` (oldest first): the last ``BRACKET_ROUNDS``; with
-    rounds played at once, the last two of the first stage beside every round of the later stages."""
+    rounds played at once, the last two of the first stage beside every round of the later stages.
+
+    None where the format ranks during play (points): nobody goes on from a table there, and a
+    column of each table's best player, numbered by table, read like a ranking beside the
+    standings, which say what counts (the tables of the round in play are shown by table)."""
+    if live_standings:
+        return []
     if parallel_rounds and rounds:
         first = rounds[0].stage
         return [r for r in rounds if r.stage == first][-2:] + [r for r in rounds if r.stage != first]
@@ -430,7 +436,7 @@ def public_round(rnd: Round, tables: list[PublicTable], label: str | None = None
     return PublicRound(
         number=rnd.number,
         stage=rnd.stage,
-        stage_label=str(rnd.get_stage_display()),
+        stage_label=naming.stage_name(rnd.stage, rnd.tournament_id),
         label=str(rnd) if label is None else label,
         stage_number=rnd.stage_number,
         status=rnd.status,
@@ -455,6 +461,12 @@ class PlayerLookup:
     bands: int | None = None  # life bands left now, where the format counts them
     waiting: bool = False  # waits in the format's pool for a new table (life bands: consolation)
     qualified: bool = False  # went from the pool to the grand final without another table
+    # The player's row of the standings, where the format ranks during play (points: the total
+    # and the place so far, or the final ones), once the player has played a game.
+    standing: Standing | None = None
+    # The tournament's rounds seated so far, where the format ranks during play (the round a
+    # player not seated yet joins).
+    rounds_seated: int = 0
 
 
 def find_players(tournament: Tournament, query: str, limit: int = 8) -> list[Player]:
@@ -508,6 +520,12 @@ def lookup(tournament: Tournament, players: list[Player]) -> list[PlayerLookup]:
         found[seat.player_id].append((public_round(rnd, [public_table]), public_table, public_seat))
     places, summaries = final_places(tournament) if tournament.status == enums.TournamentStatus.FINISHED else ({}, {})
     pool = set(extras.pool)
+    standings: dict[int, Standing] = {}
+    rounds_seated = 0
+    if fmt.live_standings:
+        standings = standing_rows(tournament)
+        if not all(found.values()):  # someone not seated yet: the round they join follows the last seated
+            rounds_seated = Round.objects.filter(tournament=tournament).count()
     return [
         PlayerLookup(
             player=player,
@@ -517,9 +535,23 @@ def lookup(tournament: Tournament, players: list[Player]) -> list[PlayerLookup]:
             bands=extras.bands.get(player.pk, extras.default_bands) if extras.default_bands else None,
             waiting=(player.start_number, player.name) in pool,
             qualified=player.pk in extras.qualified,
+            standing=_played(standings.get(player.pk)),
+            rounds_seated=rounds_seated,
         )
         for player in players
     ]
+
+
+def _played(row: Standing | None) -> Standing | None:
+    """A standings row worth showing: the player has played a game (a late arrival not seated yet
+    ranks last on nothing; the phone says when they join instead)."""
+    return row if row is not None and row.games_played else None
+
+
+def standing_rows(tournament: Tournament) -> dict[int, Standing]:
+    """Player id -> the player's row of the format's ranking (``ranking.rows``: once per version
+    and language in the shared cache, so a thousand phones cost one ranking)."""
+    return {row.player.pk: row for row in ranking_reads.rows(tournament)}
 
 
 def final_places(tournament: Tournament) -> tuple[dict[int, int], dict[int, str]]:

@@ -273,7 +273,7 @@ class _Windowed:
             ),
             self.extras.waiting,
         )
-        shown = public.bracket_rounds(self.rounds, self.fmt.parallel_rounds)
+        shown = public.bracket_rounds(self.rounds, self.fmt.parallel_rounds, self.fmt.live_standings)
         first_tables = (
             Table.objects.filter(round__in=shown)
             .annotate(

@@ -284,6 +284,7 @@ def find(request: HttpRequest, public_key: str) -> HttpResponse:
         with translation.override(language):
             context = {
                 "fmt": registry.of(tournament),
+                "tournament": tournament,
                 "query": query,
                 "query_is_number": query.strip().isdecimal(),
                 "results": public.lookup(tournament, public.find_players(tournament, query)),

@@ -12,7 +12,7 @@ from __future__ import annotations
 import csv
 import json
 import unicodedata
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from decimal import Decimal
 from itertools import chain, groupby
 from typing import Any, Generic, TypeVar
@@ -24,17 +24,19 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from games.models import Game, GameScore, GameStatus
+from games.models import STATUS_WORDS, Game, GameScore
 from tournament import enums, naming
 from tournament.backups import portable
+from tournament.formats import registry
 from tournament.http import HtmxHttpRequest
 from tournament.models import Seat, Tournament
 from tournament.permissions import tournament_role
 from tournament.selectors import audit as audit_reads
 from tournament.selectors import ranking as ranking_reads
 from tournament.streaming import ReadableStream
+from tournament.views.referee import CARD_LABELS
 
-STATUS_LABELS = dict(GameStatus.choices)
+STATUS_LABELS = STATUS_WORDS
 T = TypeVar("T")
 
 
@@ -165,7 +167,22 @@ def games_csv(request: HtmxHttpRequest, tournament: Tournament) -> CsvStream:
     return _streamed(tournament, "games", chain([header], _game_rows(tournament)))
 
 
+def cards_as_cards(hand: Mapping[str, Any]) -> str:
+    """The cards a player was left with, as the calculator took them ("2×7, 1×Wild +4"); empty
+    where the points were typed as a sum (nothing says which cards)."""
+    held = hand.get("hand") or {}
+    return ", ".join(f"{count}×{CARD_LABELS.get(card, card)}" for card, count in held.items() if count)
+
+
+def _card_points(hand: Mapping[str, Any]) -> object:
+    return hand.get("cards", "")
+
+
 def _game_rows(tournament: Tournament) -> Iterator[list[object]]:
+    # Where the points are the card points (the points format), the "Cards" column says the cards
+    # as cards instead of repeating the points; elsewhere (the knockout final scores the cards
+    # to the winner: the loser's points are 0) it holds the card points left in hand.
+    cards_column = cards_as_cards if registry.of(tournament).live_standings else _card_points
     table_order = ("table__round__number", "table__number", "table_id")
     games = (
         Game.objects.filter(table__round__tournament=tournament)
@@ -195,7 +212,7 @@ def _game_rows(tournament: Tournament) -> Iterator[list[object]]:
             names[table.pk] = (
                 str(table.round),
                 naming.table_label(table.number, is_duel=table.is_duel, duel_for_place=table.duel_for_place),
-                naming.stage_name(table.round.stage),
+                naming.stage_name(table.round.stage, table.round.tournament_id),
             )
         round_name, table_name, stage_name = names[table.pk]
         players = sorted(
@@ -214,7 +231,7 @@ def _game_rows(tournament: Tournament) -> Iterator[list[object]]:
                 player.start_number,
                 player.name,
                 "" if score is None else score[0],
-                "" if score is None else score[1].get("cards", ""),
+                "" if score is None else cards_column(score[1]),
                 timezone.localtime(game.entered_at).isoformat(timespec="seconds"),
                 game.entered_by.get_username() if game.entered_by else "",
                 round_name,

@@ -102,7 +102,9 @@ SETTINGS = (
     "points_tie_places",
     "points_tie_resolution",
 )
-SPEC = FormatSpec(slug="points", stages=("main", "playoff"), min_players=3, settings_used=SETTINGS)
+SPEC = FormatSpec(
+    slug="points", stages=("main", "playoff"), min_players=3, settings_used=SETTINGS, plain_round_names=True
+)
 
 # No table seats fewer (see the module docstring), whatever the settings allow.
 SMALLEST_TABLE = 3

@@ -117,5 +117,9 @@ class TestExports:
         assert order == sorted(order)
         # Beside the numbers, the names the pages say, last (the columns before keep their places).
         assert {(line[0], line[1], line[12], line[13]) for line in undone} == {
-            ("2", str(table.number), "Main round 2", f"Table {table.number}")
+            # The points format has one stage: its rounds are "Round 2", not "Main round 2" (issue 28).
+            ("2", str(table.number), "Round 2", f"Table {table.number}")
         }
+        assert {line[14] for line in rows} == {"Round"}
+        # Cards as cards (the undone game's hands: a wild to the first, a 4 to the third), not the points again.
+        assert by_player[a][9] == "1×Wild" and by_player[c][9] == "1×4" and by_player[b][9] == ""

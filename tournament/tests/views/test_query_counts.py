@@ -637,7 +637,9 @@ PINNED: dict[str, dict[str, int]] = {
         "round1/projector": 7,
         "round1/projector_screen": 7,
         "round1/api": 7,
-        "round1/find": 5,
+        # The phone shows the player's total and place (issue 28): the standings' three queries
+        # (players, round totals, seats), once per version for every phone (``ranking.rows``).
+        "round1/find": 8,
         "round2/referee_tables": 9,
         "round2/rounds": 14,
         "round2/ranking": 8,
