@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -18,7 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 
 from tournament import desk as desk_services
-from tournament import enums
+from tournament import enums, qr
 from tournament.desk.registration import MAX_IMPORT_ROWS
 from tournament.errors import NeedsConfirmation, ServiceError
 from tournament.formats import registry
@@ -488,7 +487,7 @@ def print_players(request: HtmxHttpRequest, tournament: Tournament) -> HttpRespo
         "tournament": tournament,
         "players": players,
         "find_link": find_link,
-        "find_qr": segno.make(find_link, error="m").svg_inline(scale=3, border=1),
+        "find_qr": qr.svg(find_link),
         "items": list(tournament.checklist_items.all()),
         "counters": counters,
         "part": part,
