@@ -101,7 +101,8 @@ def test_check_in_rows_keep_names_and_clubs_on_one_line_at_1280(new_tablet, cler
         lines = page.evaluate(
             """() => Array.from(document.querySelectorAll('article.player-row .name, article.player-row .club'),
                  (el) => [el.textContent.trim(), el.getBoundingClientRect().height,
-                          parseFloat(getComputedStyle(el).lineHeight) || parseFloat(getComputedStyle(el).fontSize) * 1.5])"""
+                          parseFloat(getComputedStyle(el).lineHeight)
+                            || parseFloat(getComputedStyle(el).fontSize) * 1.5])"""
         )
         assert len(lines) == 6
         wrapped = [text for text, height, line in lines if height > line * 1.4]
