@@ -82,6 +82,7 @@ bench: $(VENV)/.installed-dev postgres
 	$(BIN)/python bench/run.py
 	$(BIN)/python bench/seating.py
 	$(BIN)/python bench/hall.py
+	$(BIN)/python bench/search.py
 
 messages: $(VENV)/.installed-dev
 	$(BIN)/python manage.py makemessages -l de -l it --no-obsolete --ignore=.venv --ignore=var
