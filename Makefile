@@ -9,7 +9,7 @@ PG_URL ?= postgres://postgres@127.0.0.1:5432/spielleitung
 TEST_ENV := DJANGO_SECRET_KEY=test-only-secret-key DJANGO_DEBUG=0
 RUN_ENV = DJANGO_SECRET_KEY="$$(cat var/secret_key)" DJANGO_DEBUG=0
 
-.PHONY: dry-runs run install test lint types js-test pytest-postgres pytest-sqlite pytest-browser postgres chromium bench messages clean
+.PHONY: dry-runs run install test lint types js-test pytest-postgres pytest-sqlite pytest-browser postgres chromium zbar bench messages clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -39,7 +39,7 @@ run: install
 	$(RUN_ENV) $(BIN)/python manage.py serve --host $(HOST) --port $(PORT)
 
 ## make test: lint, types, the scripts' unit tests (node), the suite on PostgreSQL, a smoke run on SQLite, browser tests.
-test: $(VENV)/.installed-dev postgres chromium lint types js-test pytest-postgres pytest-sqlite pytest-browser
+test: $(VENV)/.installed-dev postgres chromium zbar lint types js-test pytest-postgres pytest-sqlite pytest-browser
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
@@ -60,13 +60,17 @@ postgres:
 chromium:
 	@command -v /usr/bin/chromium >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null)
 
+## make zbar: the browser tests read the QR codes they print and show (zbarimg) from PDF pages rasterised by pdftoppm.
+zbar:
+	@command -v zbarimg >/dev/null && command -v pdftoppm >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq zbar-tools poppler-utils >/dev/null)
+
 pytest-postgres: $(VENV)/.installed-dev postgres
 	$(TEST_ENV) DATABASE_URL=$(PG_URL) $(BIN)/pytest -q -m "not browser and not sweep" -n 2
 
 pytest-sqlite: $(VENV)/.installed-dev
 	$(TEST_ENV) DATABASE_URL=sqlite:///var/test-smoke.sqlite3 $(BIN)/pytest -q -n 2 -m "core and not browser and not postgres_only and not slow"
 
-pytest-browser: $(VENV)/.installed-dev postgres chromium
+pytest-browser: $(VENV)/.installed-dev postgres chromium zbar
 	$(TEST_ENV) DATABASE_URL=$(PG_URL) DJANGO_ALLOW_ASYNC_UNSAFE=true $(BIN)/pytest -q -m browser -n 2
 
 ## make dry-runs: every format's dry run for every player count from 3 to 60 (about 8 minutes on 2 cores;
@@ -78,6 +82,7 @@ bench: $(VENV)/.installed-dev postgres
 	$(BIN)/python bench/run.py
 	$(BIN)/python bench/seating.py
 	$(BIN)/python bench/hall.py
+	$(BIN)/python bench/search.py
 
 messages: $(VENV)/.installed-dev
 	$(BIN)/python manage.py makemessages -l de -l it --no-obsolete --ignore=.venv --ignore=var

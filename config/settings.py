@@ -276,10 +276,15 @@ CONTENT_SECURITY_POLICY = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"one_line_refusals": {"()": "config.log_filters.OneLineRefusals"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
-    # django-axes: failed logins and locks (WARNING), not four lines for every successful login.
-    "loggers": {"axes": {"level": "WARNING"}},
+    "loggers": {
+        # django-axes: failed logins and locks (WARNING), not four lines for every successful login.
+        "axes": {"level": "WARNING"},
+        # A 403 in one line, without the traceback of the PermissionDenied raised (config.log_filters).
+        "django.request": {"filters": ["one_line_refusals"]},
+    },
 }
 
 # Snapshots (tournament.backups): where `manage.py backup` writes by default and, when set (`manage.py serve`

@@ -25,9 +25,10 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import DisallowedHost
 from django.db import connection
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.middleware.csrf import get_token
 from django.template import loader
+from django.templatetags.static import static
 from django.utils.cache import patch_vary_headers
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import get_language, gettext_noop
@@ -42,6 +43,13 @@ def healthz(request: HttpRequest) -> HttpResponse:
     """200 "ok" when the app can reach its database; used by Docker's HEALTHCHECK and as the benchmark baseline."""
     connection.ensure_connection()
     return HttpResponse("ok", content_type="text/plain")
+
+
+@require_GET
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers ask for /favicon.ico whatever a page links: sent on to the icon in static/
+    (served by whitenoise under its hashed name, kept by browsers for a year)."""
+    return HttpResponsePermanentRedirect(static("img/favicon.ico"))
 
 
 def _wants_fragment(request: HttpRequest) -> bool:

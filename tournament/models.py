@@ -414,6 +414,23 @@ class StaffRole(models.Model):
         return f"{self.user} – {self.get_role_display()}"
 
 
+class StaffProfile(models.Model):
+    """What a staff member chose for themselves, kept with their account (not per browser):
+    the interface language, applied at every login on any tablet (``tournament.language``)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="staff_profile"
+    )
+    language = models.CharField(_("language"), max_length=10, blank=True, choices=settings.LANGUAGES)
+
+    class Meta:
+        verbose_name = _("staff profile")
+        verbose_name_plural = _("staff profiles")
+
+    def __str__(self) -> str:
+        return str(self.user)
+
+
 class Player(models.Model):
     """A registered participant. The start number is drawn by lot at check-in."""
 

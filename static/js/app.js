@@ -83,6 +83,33 @@
     return alert ? alert.textContent.replace(/\s+/g, " ").trim() : "";
   }
 
+  // Screen readers hear what an action did (#announce, a polite live region in base.html): the
+  // messages of a page loaded after a form (registered, checked in), and the desk's answers in place.
+  const announcer = document.getElementById("announce");
+  function announce(text) {
+    if (!announcer || !text) return;
+    announcer.textContent = "";
+    // A change after the region is in place is what a screen reader reads out.
+    window.setTimeout(() => {
+      announcer.textContent = text;
+    }, 100);
+  }
+  const flashed = Array.from(document.querySelectorAll(".messages li"), (item) => item.textContent.trim());
+  if (flashed.length) announce(flashed.join(" "));
+
+  // The desk keeps its place: after a check-in the search is emptied (the whole list shown again) and
+  // takes the focus for the next name, and the outcome is announced (views.desk.check_in: the HX-Trigger "desk-checked-in").
+  document.addEventListener("desk-checked-in", (event) => {
+    const search = document.getElementById("id_q");
+    if (search) {
+      search.value = "";
+      search.focus();
+      // The list follows the empty search: everyone again (the form's "search" trigger).
+      search.dispatchEvent(new Event("search"));
+    }
+    announce(event.detail && event.detail.message);
+  });
+
   document.addEventListener("htmx:beforeRequest", (event) => clearError(event.detail.elt));
   document.addEventListener("htmx:sendError", (event) => showError(event.detail.elt, t("networkFailed")));
   document.addEventListener("htmx:timeout", (event) => showError(event.detail.elt, t("timeout")));

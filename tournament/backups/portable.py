@@ -68,6 +68,9 @@ VERSION = 1
 DATABASE = "database"
 TOURNAMENT = "tournament"
 DATA_APPS = ("tournament", "games")
+# Rows kept with a user's account, not with a tournament (a staff member's language): in the
+# database file with the users, never in a tournament's file.
+ACCOUNT_MODELS = frozenset({"tournament.StaffProfile"})
 # Apps whose migrations decide whether a file fits this code.
 SCHEMA_APPS = ("auth", "contenttypes", *DATA_APPS)
 # A tournament's file carries its users without site-wide powers.

@@ -3,13 +3,15 @@ Each function issues a fixed number of queries, whatever the number of players."
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Case, Count, F, Prefetch, Q, QuerySet, Value, When
 
-from tournament import enums, folding
+from tournament import enums, folding, fuzzy
 from tournament.models import CheckIn, Player, PlayerCheck, StaffRole, StartNumberDraw, Tournament
 
 CHECKIN_LIST_LIMIT = 60
@@ -89,6 +91,58 @@ def folded_match(query: str) -> Q:
     return condition
 
 
+# The name indexes built last in this process (``name_index``), by tournament, link and version.
+_NAME_INDEXES: OrderedDict[tuple[int, str, int], fuzzy.NameIndex] = OrderedDict()
+_NAME_INDEXES_LOCK = threading.Lock()
+NAME_INDEXES_KEPT = 8
+
+
+def name_index(tournament: Tournament) -> fuzzy.NameIndex:
+    """The field's words for the search that forgives typos (``tournament.fuzzy``): built from
+    ``(id, folded)`` in one query once per version of the tournament and kept in this process (the
+    last ``NAME_INDEXES_KEPT``), so a keystroke never reads the whole field again. Keyed by the public
+    key too: a test database reuses ids and versions."""
+    key = (tournament.pk, tournament.public_key, tournament.version)
+    with _NAME_INDEXES_LOCK:
+        index = _NAME_INDEXES.get(key)
+        if index is not None:
+            _NAME_INDEXES.move_to_end(key)
+            return index
+    rows = Player.objects.filter(tournament_id=tournament.pk).values_list("pk", "folded")
+    index = fuzzy.NameIndex.build(rows.iterator(chunk_size=5000))
+    with _NAME_INDEXES_LOCK:
+        _NAME_INDEXES[key] = index
+        while len(_NAME_INDEXES) > NAME_INDEXES_KEPT:
+            _NAME_INDEXES.popitem(last=False)
+    return index
+
+
+def prefix_first(query: str) -> Case:
+    """An ordering: names that start with what was typed (0), then those with a word that does (1),
+    then the other matches (2); ``Player.folded`` starts with the plain name."""
+    whole = {folding.plain(query), folding.digraphs(query)} - {""}
+    starts, word_starts = Q(), Q()
+    for form in whole:
+        starts |= Q(folded__startswith=form)
+        word_starts |= Q(folded__contains=" " + form)
+    return Case(When(starts, then=Value(0)), When(word_starts, then=Value(1)), default=Value(2))
+
+
+def similar_players(
+    tournament: Tournament, query: str, qs: QuerySet[Player], *, found: list[Player], limit: int
+) -> list[Player]:
+    """Players of ``qs`` like ``query`` (a typo: "nicolo" for Niccolò), most alike first, leaving
+    out those ``found`` by the folded match: at most ``limit``. Two queries at most whatever the
+    field (the name index, once per version; the players like it), none for a number."""
+    if limit <= 0 or query.strip().isdecimal():
+        return []
+    ids = name_index(tournament).similar(query, exclude=[player.pk for player in found], limit=limit * 3)
+    if not ids:
+        return []
+    rank = {player_id: position for position, player_id in enumerate(ids)}
+    return sorted(qs.filter(pk__in=ids), key=lambda player: rank[player.pk])[:limit]
+
+
 def search_players(
     tournament: Tournament, query: str = "", limit: int = CHECKIN_LIST_LIMIT, show: str = ""
 ) -> tuple[list[Player], int]:
@@ -101,6 +155,7 @@ def search_players(
     qs = Player.objects.filter(tournament=tournament)
     if show in SHOW:
         qs = qs.filter(status__in=SHOW[show])
+    base = qs
     query = query.strip()
     order: list[Any] = ["folded", "name", "pk"]
     # isdecimal, not isdigit: int() refuses digits such as "²".
@@ -111,8 +166,14 @@ def search_players(
         order.insert(0, Case(When(start_number=number, then=Value(0)), default=Value(1)))
     elif query:
         qs = qs.filter(folded_match(query))
+        order.insert(0, prefix_first(query))
     total = qs.count()
     players = list(_with_desk_details(qs.order_by(*order))[:limit])
+    if query and total < limit:
+        # Fewer than a page: the players like it follow (a typo), most alike first.
+        similar = similar_players(tournament, query, _with_desk_details(base), found=players, limit=limit - total)
+        players += similar
+        total += len(similar)
     return players, total
 
 

@@ -36,7 +36,7 @@ from tournament.formats import registry
 from tournament.formats.record import Format, PublicExtras, Standing
 from tournament.models import Player, Round, Seat, Table, Tournament
 from tournament.selectors import ranking as ranking_reads
-from tournament.selectors.desk import folded_match
+from tournament.selectors.desk import folded_match, prefix_first, similar_players
 
 # The projector's pages as the server sends them: what a 16:9 screen holds when no name wraps
 # (names at 36 px in 4 columns of 15; tables in 3 columns of 4; standings in 2 columns of 14).
@@ -486,8 +486,12 @@ def find_players(tournament: Tournament, query: str, limit: int = 8) -> list[Pla
         if len(query) > 9:  # past any start number (and the integer column)
             return []
         return list(qs.filter(start_number=int(query))[:limit])
-    # Folded: "rudiger", "Ruediger" and "Rüdiger" find Rüdiger; a club finds its players.
-    return list(qs.filter(folded_match(query)).order_by("folded", "name", "pk")[:limit])
+    # Folded: "rudiger", "Ruediger" and "Rüdiger" find Rüdiger; a club finds its players. Names that
+    # start with what was typed first; then, where that is fewer than ``limit``, names like it ("nicolo").
+    found = list(qs.filter(folded_match(query)).order_by(prefix_first(query), "folded", "name", "pk")[:limit])
+    if len(found) < limit:
+        found += similar_players(tournament, query, qs, found=found, limit=limit - len(found))
+    return found
 
 
 def lookup(tournament: Tournament, players: list[Player]) -> list[PlayerLookup]:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 
-import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 
 from tournament import desk as desk_services
-from tournament import enums
+from tournament import enums, qr
 from tournament.desk.registration import MAX_IMPORT_ROWS
 from tournament.errors import NeedsConfirmation, ServiceError
 from tournament.formats import registry
@@ -99,8 +99,16 @@ def _desk_context(tournament: Tournament) -> dict[str, object]:
 @require_GET
 @tournament_role(enums.Role.DESK)
 def desk(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
-    context = _desk_context(tournament) | {"form": PlayerForm()}
+    context = _desk_context(tournament) | {"form": _focused(PlayerForm())}
     return render(request, "tournament/desk.html", context)
+
+
+def _focused(form: PlayerForm) -> PlayerForm:
+    """The desk's next step starts in the form: the first field with an error, else the Name
+    (after a registration the desk is loaded again with an empty form, its Name focused)."""
+    first = next((name for name in form.fields if form.is_bound and form.errors.get(name)), "name")
+    form.fields[first].widget.attrs["autofocus"] = True
+    return form
 
 
 @require_POST
@@ -139,7 +147,8 @@ def register(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
             else:
                 messages.success(request, _("%(name)s registered.") % {"name": player.name})
             return redirect("tournament:desk", tournament.pk)
-    context = _desk_context(tournament) | {"form": form, "confirm": confirm}
+    # A question keeps the focus on its "Yes" (desk.html); errors put it on the first wrong field.
+    context = _desk_context(tournament) | {"form": form if confirm else _focused(form), "confirm": confirm}
     return render(request, "tournament/desk.html", context, status=200 if confirm else 422)
 
 
@@ -352,12 +361,17 @@ def check_in(request: HtmxHttpRequest, tournament: Tournament, player_id: int) -
         return _row_response(request, tournament, player_id, confirm=error.message)
     except ServiceError as error:
         return _row_response(request, tournament, player_id, error=error.message)
+    text = _("%(name)s checked in.") % {"name": result.player.name}
+    if result.start_number_assigned:
+        text += " " + _("Start number %(number)d.") % {"number": result.player.start_number}
     if not request.htmx:
-        text = _("%(name)s checked in.") % {"name": result.player.name}
-        if result.start_number_assigned:
-            text += " " + _("Start number %(number)d.") % {"number": result.player.start_number}
         messages.success(request, text)
-    return _row_response(request, tournament, player_id)
+        return _row_response(request, tournament, player_id)
+    response = _row_response(request, tournament, player_id)
+    # The page empties and focuses its search for the next name and announces this (static/js/app.js).
+    # ASCII JSON: a header carries no other characters, the script reads the escapes back.
+    response["HX-Trigger"] = json.dumps({"desk-checked-in": {"message": text}})
+    return response
 
 
 def _player_action(action: str) -> object:
@@ -488,7 +502,7 @@ def print_players(request: HtmxHttpRequest, tournament: Tournament) -> HttpRespo
         "tournament": tournament,
         "players": players,
         "find_link": find_link,
-        "find_qr": segno.make(find_link, error="m").svg_inline(scale=3, border=1),
+        "find_qr": qr.svg(find_link),
         "items": list(tournament.checklist_items.all()),
         "counters": counters,
         "part": part,

@@ -19,7 +19,6 @@ from __future__ import annotations
 import functools
 import json
 
-import segno
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
@@ -31,7 +30,7 @@ from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
 
-from tournament import fragments, renderings, versions
+from tournament import fragments, qr, renderings, versions
 from tournament.formats import registry
 from tournament.models import Tournament
 from tournament.polling import POLL_SECONDS as POLL_SECONDS_STAFF
@@ -97,7 +96,7 @@ def _revalidate(response: HttpResponse, listed: bool = True) -> HttpResponse:
 def qr_svg(link: str) -> str:
     """The QR code of a link as inline SVG: drawn once per link and process (it depends on
     nothing else; drawing it on every request was most of the projector page's time)."""
-    return str(segno.make(link, error="m").svg_inline(scale=4, border=1, dark="#000", light="#fff"))
+    return qr.svg(link)
 
 
 def _state_or_404(public_key: str) -> versions.State:

@@ -17,7 +17,6 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 
-import segno
 from django.core.cache import cache
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
@@ -25,7 +24,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
-from tournament import enums
+from tournament import enums, qr
 from tournament.formats import registry
 from tournament.http import HtmxHttpRequest
 from tournament.models import Round, Tournament
@@ -56,13 +55,14 @@ RANKING_ROWS_PER_PART = 250
 QR_SECONDS = 7 * 24 * 3600
 
 
-def qr_svg(link: str, **options: object) -> str:
-    """The QR code of ``link`` as inline SVG, drawn once and kept in the cache (drawing one
-    costs milliseconds; a round's cards are printed more than once)."""
-    key = "qr:" + hashlib.blake2s(f"{link}|{sorted(options.items())}".encode(), digest_size=12).hexdigest()
+def qr_svg(link: str) -> str:
+    """The QR code of ``link`` as inline SVG (``tournament.qr``: quiet zone included, scaled to
+    its box), drawn once and kept in the cache (drawing one costs milliseconds; a round's cards
+    are printed more than once)."""
+    key = "qr2:" + hashlib.blake2s(link.encode(), digest_size=12).hexdigest()
     svg = cache.get(key)
     if svg is None:
-        svg = segno.make(link, error="m").svg_inline(**options)
+        svg = qr.svg(link)
         cache.set(key, svg, QR_SECONDS)
     return str(svg)
 
@@ -88,8 +88,7 @@ def table_cards(request: HtmxHttpRequest, tournament: Tournament, round_number: 
     cards = []
     for table in rnd.tables.all():
         link = request.build_absolute_uri(reverse("tournament:referee_table", args=[tournament.pk, table.pk]))
-        # With a viewBox and no fixed size the code scales to the card's box (print.css) instead of being cut.
-        cards.append({"table": table, "qr": qr_svg(link, border=1, omitsize=True)})
+        cards.append({"table": table, "qr": qr_svg(link)})
     sheets = reads.sheets(cards, reads.CARDS_PER_SHEET) if cards else []
     context = _context(tournament, round=rnd, sheets=sheets, part=shown)
     return render(request, "tournament/print/table_cards.html", context)

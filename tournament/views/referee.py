@@ -434,7 +434,7 @@ def table_cards(request: HtmxHttpRequest, tournament: Tournament, round_number: 
     cards = []
     for tbl in rnd.tables.all():
         link = request.build_absolute_uri(reverse("tournament:referee_table", args=[tournament.pk, tbl.pk]))
-        qr = printing.qr_svg(link, scale=5, border=1, omitsize=True)  # scales to its box, never cut
+        qr = printing.qr_svg(link)
         cards.append({"table": tbl, "link": link, "qr": qr})
     context = {"tournament": tournament, "round": rnd, "cards": cards, "part": part}
     return render(request, "tournament/table_cards.html", context)

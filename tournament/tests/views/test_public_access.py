@@ -12,14 +12,13 @@ import random
 import re
 
 import pytest
-import segno
 from django.core.cache import cache
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import NoReverseMatch, reverse
 
-from tournament import enums, simulation
+from tournament import enums, qr, simulation
 from tournament.desk import checkin
 from tournament.desk.tournaments import renew_public_key
 from tournament.errors import NeedsConfirmation
@@ -193,7 +192,7 @@ def test_the_projector_s_phone_link_and_qr_code_use_the_key(client):
     body = client.get(by_key("projector", tournament)).content.decode()
     phone_link = f"http://testserver/p/{tournament.public_key}/find/"
     assert phone_link in body
-    assert segno.make(phone_link, error="m").svg_inline(scale=4, border=1, dark="#000", light="#fff") in body
+    assert qr.svg(phone_link) in body
     assert f"/p/{tournament.pk}/" not in body
     assert f'hx-get="/p/{tournament.public_key}/screen/"' in body
 
@@ -210,7 +209,7 @@ def test_the_printed_player_list_and_the_staff_pages_link_by_key(client, organis
     printed = client.get(reverse("tournament:print_players", args=[tournament.pk])).content.decode()
     phone_link = f"http://testserver/p/{tournament.public_key}/find/"
     assert phone_link in printed
-    assert segno.make(phone_link, error="m").svg_inline(scale=3, border=1) in printed
+    assert qr.svg(phone_link) in printed
     assert f"/p/{tournament.pk}/" not in printed
     desk = client.get(reverse("tournament:desk", args=[tournament.pk])).content.decode()
     assert f'href="/p/{tournament.public_key}/"' in desk  # the "Projector" link
