@@ -9,7 +9,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('auth', '0012_alter_user_first_name_max_length'),
-        ('tournament', '0016_table_number_reused'),
+        ('tournament', '0017_points_ties_missed_rounds'),
     ]
 
     operations = [
