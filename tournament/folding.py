@@ -28,7 +28,8 @@ import unicodedata
 from anyascii import anyascii
 
 _NOT_ALNUM = re.compile(r"[^a-z0-9]+")
-_UMLAUT_DIGRAPH = re.compile(r"([aou])e")
+# "e" after a, o or u, however many (one pass leaves no new digraph: ``digraphs`` is idempotent).
+_UMLAUT_DIGRAPH = re.compile(r"([aou])e+")
 # Longest stored search text: a name and a club of 120 characters each, two forms of each, separators.
 SEARCH_TEXT_MAX = 600
 
