@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
@@ -41,6 +42,8 @@ from tournament.tests.views.crawling import crawl
 pytestmark = pytest.mark.browser
 
 PUBLIC = "public"
+# Each audited page and its serious/critical findings, for a human to read (git-ignored).
+REPORTS = Path(__file__).resolve().parents[3] / "test-artifacts"
 ROLES = [enums.Role.ORGANISER, enums.Role.DESK, enums.Role.REFEREE]
 START = {enums.Role.ORGANISER: "rounds", enums.Role.DESK: "desk", enums.Role.REFEREE: "referee_tables"}
 
@@ -308,5 +311,7 @@ def test_every_page_of_every_role_has_no_serious_axe_violation(fmt: str, open_as
     settle(page)
     audit(page, f"{fmt} · 404", problems, counts)
 
+    REPORTS.mkdir(parents=True, exist_ok=True)
+    (REPORTS / f"axe-{fmt}.txt").write_text("".join(f"{n}\t{where}\n" for where, n in counts.items()))
     assert len(counts) > 30, counts
     assert not problems, "\n".join(problems)
