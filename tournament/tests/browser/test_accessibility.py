@@ -104,6 +104,8 @@ UNLINKED: dict[str, tuple[str, Callable[[scenarios.Scenario], str]]] = {
     # The desk keeps equipment only where an item is handed back (arranged below).
     "tournament:equipment": (enums.Role.DESK, lambda s: reverse("tournament:equipment", args=[s.tournament.pk])),
 }
+# The public pages look the same to staff: audited once, without a login.
+PUBLIC_PAGES = {"tournament:projector", "tournament:find", "tournament:accessibility"}
 # Patterns audited once per table state (dealer pick, playing, decided), not once in all.
 EACH_VARIANT = {"tournament:referee_table", "tournament:table_corrections"}
 
@@ -178,7 +180,7 @@ def targets(scenario: scenarios.Scenario, users: dict[str, object]) -> list[Targ
 
     def add(role: str, path: str) -> None:
         name = resolve(urlsplit(path).path).view_name
-        if name in SKIPPED:
+        if name in SKIPPED or (name in PUBLIC_PAGES and role != PUBLIC):
             return
         if name not in EACH_VARIANT and (role, name) in audited:
             return
