@@ -9,7 +9,7 @@ PG_URL ?= postgres://postgres@127.0.0.1:5432/spielleitung
 TEST_ENV := DJANGO_SECRET_KEY=test-only-secret-key DJANGO_DEBUG=0
 RUN_ENV = DJANGO_SECRET_KEY="$$(cat var/secret_key)" DJANGO_DEBUG=0
 
-.PHONY: dry-runs run install test lint types js-test pytest-postgres pytest-sqlite pytest-browser postgres chromium zbar bench messages clean
+.PHONY: dry-runs run install test lint types js-test pytest-postgres pytest-sqlite pytest-browser postgres chromium zbar axe bench messages clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -70,7 +70,17 @@ pytest-postgres: $(VENV)/.installed-dev postgres
 pytest-sqlite: $(VENV)/.installed-dev
 	$(TEST_ENV) DATABASE_URL=sqlite:///var/test-smoke.sqlite3 $(BIN)/pytest -q -n 2 -m "core and not browser and not postgres_only and not slow"
 
-pytest-browser: $(VENV)/.installed-dev postgres chromium zbar
+## make axe: axe-core for the browser tests' accessibility audit, pinned by package-lock.json (npm ci into
+## node_modules/, git-ignored); npm from Debian's packages where it is missing.
+AXE_JS := node_modules/axe-core/axe.min.js
+axe: $(AXE_JS)
+
+$(AXE_JS): package.json package-lock.json
+	@command -v npm >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null)
+	npm ci --ignore-scripts --no-audit --no-fund
+	touch $@
+
+pytest-browser: $(VENV)/.installed-dev postgres chromium zbar $(AXE_JS)
 	$(TEST_ENV) DATABASE_URL=$(PG_URL) DJANGO_ALLOW_ASYNC_UNSAFE=true $(BIN)/pytest -q -m browser -n 2
 
 ## make dry-runs: every format's dry run for every player count from 3 to 60 (about 8 minutes on 2 cores;

@@ -291,6 +291,10 @@ LOGGING = {
 # sets it), where a snapshot is kept after each closed round. Empty: next to the SQLite database, no round snapshots.
 SPIELLEITUNG_BACKUP_DIR = os.environ.get("SPIELLEITUNG_BACKUP_DIR", "")
 
+# The accessibility statement (/accessibility/) names whom to tell about a barrier: the organiser's
+# e-mail address or telephone number. Empty: the statement sends people to the tournament desk.
+SPIELLEITUNG_ACCESSIBILITY_CONTACT = os.environ.get("SPIELLEITUNG_ACCESSIBILITY_CONTACT", "").strip()
+
 # The cache holds the tournaments' versions (a poll that changes nothing reads no database:
 # tournament.versions) and the public pages' renderings (tournament.renderings). With more than
 # one process (gunicorn workers, several app servers) it must be shared: REDIS_URL (or CACHE_URL)

@@ -2,6 +2,7 @@ from django.urls import path, register_converter
 
 from tournament.formats import registry
 from tournament.views import (
+    accessibility,
     corrections,
     desk,
     display,
@@ -32,6 +33,7 @@ urlpatterns = [
     path("p/<int:tournament_id>/api.json", display.by_number, {"page": "api"}, name="api_by_number"),
     path("", desk.home, name="home"),
     path("sw.js", offline.service_worker, name="service_worker"),
+    path("accessibility/", accessibility.statement, name="accessibility"),
     path("t/new/", desk.tournament_create, name="create"),
     path("t/<int:tournament_id>/", desk.enter, name="enter"),
     path("t/<int:tournament_id>/desk/", desk.desk, name="desk"),

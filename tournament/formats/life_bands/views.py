@@ -430,7 +430,7 @@ def throw_grid(street: schocken.StreetRule) -> list[dict[str, str]]:
     """The pad's one-tap throws: every three dice, best first (as thrown in one roll).
 
     Each: ``dice`` (descending, "652": what the tap enters), ``kind`` (for the colour),
-    ``word`` (the full name, for screen readers), ``head``/``value`` (the button's two lines:
+    ``word`` (the full name, the button's title), ``head``/``value`` (the button's two lines, its name:
     "Schock" / "3", "General" / "666", "Straße" / "456"; a simple throw only its dice).
     """
     grid = []

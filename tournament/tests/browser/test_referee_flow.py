@@ -381,7 +381,7 @@ def test_the_final_is_entered_with_the_hand_calculator(  # type: ignore[no-untyp
 
     first_calc = calculator(first_other)
     total = first_calc.locator(".calc-total")
-    first_calc.get_by_role("button", name="Wild +4 (50 points)", exact=True).click()
+    first_calc.get_by_role("button", name="Wild +4 50 points", exact=True).click()
     expect(total).to_have_value("50")
     first_calc.get_by_role("button", name="7", exact=True).click()
     expect(total).to_have_value("57")
@@ -390,7 +390,7 @@ def test_the_final_is_entered_with_the_hand_calculator(  # type: ignore[no-untyp
         assert_tap_target(key, f"calculator key {key.inner_text()!r}")
 
     second_calc = calculator(second_other)
-    second_calc.get_by_role("button", name="+2 (20 points)", exact=True).click()
+    second_calc.get_by_role("button", name="+2 20 points", exact=True).click()
     expect(second_calc.locator(".calc-total")).to_have_value("20")
     screenshot(page, "referee-final-calculator")
 

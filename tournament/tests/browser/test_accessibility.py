@@ -1,0 +1,319 @@
+"""WCAG 2.2 AA on every page: axe-core on every page each role reaches, in every format.
+
+For each format one tournament in play is seeded (``tests/views/scenarios``: tables waiting for
+a dealer, playing and decided; life bands with players in the pool), with a player still to
+check in, a no-show and equipment to hand back, and a second tournament ready for round 1. The
+pages are found the way the roles find them: each role's links are followed from its start page
+(``tests/views/crawling.crawl``: the organiser, the desk -- whose print pack reaches every
+printout --, the referee, and the public from the projector and the phone page), plus the pages
+no link leads to (the login, the accessibility statement, the error page). Each page is opened
+in Chromium as that role and audited once per URL pattern (the referee's and the corrections'
+table pages once per table state), with the states a person brings about on it (the calculator's
+hands, a phone's search that finds a player). The projector and the phone page, laid out
+differently by language, are audited in German too.
+
+``test_every_url_pattern_is_audited_or_skipped_for_a_reason`` lists Django's URL patterns: a new
+page fails the suite until it is audited here (reached by a role's links, or named in
+``UNLINKED``) or skipped with its reason in ``SKIPPED``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver, resolve, reverse
+from playwright.sync_api import Browser, Page, expect
+
+from tournament import enums
+from tournament.formats import registry
+from tournament.models import ChecklistItem, Player, StaffRole
+from tournament.tests.browser.axe import describe, serious, violations
+from tournament.tests.browser.conftest import PASSWORD, TABLET, TIMEOUT_MS, log_in
+from tournament.tests.factories import PlayerFactory
+from tournament.tests.views import scenarios
+from tournament.tests.views.crawling import crawl
+
+pytestmark = pytest.mark.browser
+
+PUBLIC = "public"
+# Each audited page and its serious/critical findings, for a human to read (git-ignored).
+REPORTS = Path(__file__).resolve().parents[3] / "test-artifacts"
+ROLES = [enums.Role.ORGANISER, enums.Role.DESK, enums.Role.REFEREE]
+START = {enums.Role.ORGANISER: "rounds", enums.Role.DESK: "desk", enums.Role.REFEREE: "referee_tables"}
+
+# URL patterns that are not pages a person reads, each with its reason. Everything else must be
+# audited in every format it belongs to.
+SKIPPED = {
+    # Not HTML: files and data for other programs.
+    "tournament:api": "JSON for other programs",
+    "tournament:export_standings": "CSV",
+    "tournament:export_games": "CSV",
+    "tournament:audit_csv": "CSV",
+    "tournament:export_tournament": "gzipped JSON backup",
+    "tournament:service_worker": "the service worker's script",
+    "healthz": "plain-text health check",
+    # Redirects to a page audited under its own name.
+    "tournament:enter": "redirects to the role's start page",
+    "tournament:projector_by_number": "redirects to the projector",
+    "tournament:screen_by_number": "redirects to the projector's screen",
+    "tournament:find_by_number": "redirects to the phone page",
+    "tournament:api_by_number": "redirects to api.json",
+    "logout": "POST only: logs out and redirects",
+    # The projector's polled fragment: audited inside the projector page, where it is shown.
+    "tournament:projector_screen": "a fragment of the projector, audited there",
+    # POST only: each answers with a fragment of the page it was posted from (audited with that
+    # page after the action in the keyboard flows) or a redirect.
+    "set_language": "POST only",
+    "tournament:register": "POST only (the desk's form)",
+    "tournament:toggle_check": "POST only (check-in row)",
+    "tournament:player_check_in": "POST only (check-in row)",
+    "tournament:undo_check_in": "POST only (check-in row)",
+    "tournament:withdraw": "POST only (check-in row)",
+    "tournament:no_show": "POST only (check-in row)",
+    "tournament:reinstate": "POST only (check-in row)",
+    "tournament:toggle_returned": "POST only (equipment row)",
+    "tournament:add_checklist_item": "POST only (settings)",
+    "tournament:remove_checklist_item": "POST only (settings)",
+    "tournament:add_window": "POST only (settings)",
+    "tournament:scoring": "POST only (settings)",
+    "tournament:new_public_link": "POST only (settings)",
+    "tournament:remove_staff": "POST only (staff)",
+    "tournament:next_round": "POST only (rounds page)",
+    "tournament:set_dealer": "POST only (referee's table)",
+    "tournament:record_game": "POST only (referee's table)",
+    "tournament:undo_game": "POST only (referee's table)",
+    "tournament:close_table": "POST only (referee's table)",
+    "tournament:call_time": "POST only (referee's table)",
+    "tournament:final_target": "POST only (knockout final's table)",
+    "tournament:points_pause": "POST only (points field)",
+    "tournament:points_back": "POST only (points field)",
+    "tournament:points_seat": "POST only (points preview)",
+}
+# Django's admin: its own pages, not this site's (staff use the tournament pages).
+SKIPPED_NAMESPACES = ("admin:",)
+# Pages no role's link leads to, opened by their address: name -> (role, address builder).
+UNLINKED: dict[str, tuple[str, Callable[[scenarios.Scenario], str]]] = {
+    "login": (PUBLIC, lambda s: reverse("login")),
+    "tournament:accessibility": (PUBLIC, lambda s: reverse("tournament:accessibility")),
+    # The desk keeps equipment only where an item is handed back (arranged below).
+    "tournament:equipment": (enums.Role.DESK, lambda s: reverse("tournament:equipment", args=[s.tournament.pk])),
+}
+# The public pages look the same to staff: audited once, without a login.
+PUBLIC_PAGES = {"tournament:projector", "tournament:find", "tournament:accessibility"}
+# Patterns audited once per table state (dealer pick, playing, decided), not once in all.
+EACH_VARIANT = {"tournament:referee_table", "tournament:table_corrections"}
+
+
+def url_names() -> set[str]:
+    """Every named URL pattern of the site, with its namespace ("tournament:desk")."""
+    names: set[str] = set()
+
+    def walk(patterns: list[URLPattern | URLResolver], prefix: str) -> None:
+        for pattern in patterns:
+            if isinstance(pattern, URLResolver):
+                walk(pattern.url_patterns, f"{prefix}{pattern.namespace}:" if pattern.namespace else prefix)
+            elif pattern.name:
+                names.add(prefix + pattern.name)
+
+    walk(get_resolver().url_patterns, "")
+    return {name for name in names if not name.startswith(SKIPPED_NAMESPACES)}
+
+
+def own_pages(fmt: str) -> set[str]:
+    """The names of the patterns a format adds (its own pages), namespaced."""
+    return {f"tournament:{pattern.name}" for pattern in registry.FORMATS[fmt].urlpatterns}
+
+
+def expected_pages(fmt: str) -> set[str]:
+    others = {name for other in registry.FORMATS if other != fmt for name in own_pages(other)}
+    return url_names() - set(SKIPPED) - others
+
+
+def test_every_url_pattern_is_audited_or_skipped_for_a_reason() -> None:
+    """A new URL pattern is either reached by a role in some format, named in UNLINKED, or skipped."""
+    every = url_names()
+    assert not set(SKIPPED) - every, f"skipped patterns that no longer exist: {set(SKIPPED) - every}"
+    assert set(UNLINKED) <= every
+    for fmt in scenarios.FORMATS:
+        assert expected_pages(fmt) & own_pages(fmt) == own_pages(fmt) - set(SKIPPED)
+
+
+# --------------------------------------------------------------------------
+# The seeded tournament of a format
+# --------------------------------------------------------------------------
+
+
+@dataclass
+class Target:
+    role: str
+    name: str
+    path: str
+
+
+def arrange(scenario: scenarios.Scenario) -> dict[str, object]:
+    """Players in every desk state, equipment kept, a user per role; returns the users by role."""
+    tournament = scenario.tournament
+    ChecklistItem.objects.create(tournament=tournament, label="Own deck", position=9, returnable=True)
+    PlayerFactory(tournament=tournament, name="Rosa Registered")
+    PlayerFactory(tournament=tournament, name="Nora No-show", status=enums.PlayerStatus.NO_SHOW)
+    PlayerFactory(tournament=tournament, name="Willi Withdrawn", status=enums.PlayerStatus.WITHDRAWN)
+    users: dict[str, object] = {}
+    for role in ROLES:
+        user = get_user_model().objects.create_user(username=f"{role}-a11y", password=PASSWORD)
+        for each in (tournament, scenario.ready):
+            StaffRole.objects.create(tournament=each, user=user, role=role)
+        users[role] = user
+    return users
+
+
+def targets(scenario: scenarios.Scenario, users: dict[str, object]) -> list[Target]:
+    """Each page a role reaches (once per pattern, or per table state), then the unlinked pages."""
+    tournament, ready = scenario.tournament, scenario.ready
+    found: list[Target] = []
+    audited: set[tuple[str, str]] = set()
+
+    def add(role: str, path: str) -> None:
+        name = resolve(urlsplit(path).path).view_name
+        if name in SKIPPED or (name in PUBLIC_PAGES and role != PUBLIC):
+            return
+        if name not in EACH_VARIANT and (role, name) in audited:
+            return
+        if name in EACH_VARIANT and any(t.path == path and t.role == role for t in found):
+            return
+        audited.add((role, name))
+        found.append(Target(role, name, path))
+
+    client = Client()
+    for role in ROLES:
+        client.force_login(users[role])  # type: ignore[arg-type]
+        start = [
+            reverse(f"tournament:{START[role]}", args=[tournament.pk]),
+            reverse("tournament:home"),
+            # Between rounds: the organiser's step and the points preview of round 1.
+            *([reverse("tournament:rounds", args=[ready.pk])] if role == enums.Role.ORGANISER else []),
+        ]
+        seen, _forms = crawl(client, start, {role})
+        for path, status in seen.items():
+            if status == 200:
+                add(role, path)
+        client.logout()
+    player = Player.objects.filter(tournament=tournament, seats__table=scenario.playing).first()
+    assert player is not None
+    seen, _forms = crawl(
+        client,
+        [
+            reverse("tournament:projector", args=[tournament.public_key]),
+            reverse("tournament:find", args=[tournament.public_key]) + f"?q={player.name.split()[0]}",
+        ],
+        set(),
+    )
+    for path, status in seen.items():
+        if status == 200:
+            add(PUBLIC, path)
+    for role, address in UNLINKED.values():
+        add(role, address(scenario))
+    return found
+
+
+# --------------------------------------------------------------------------
+# The browser
+# --------------------------------------------------------------------------
+
+
+def settle(page: Page) -> None:
+    """Wait for the content, never a timer: the projector laid out, no htmx request running."""
+    if page.locator("body.projector").count():
+        expect(page.locator("body[data-paged]")).to_have_count(1)
+    page.wait_for_function("() => !document.querySelector('.htmx-request')", timeout=TIMEOUT_MS)
+
+
+def pick_winner(page: Page) -> bool:
+    """The calculator's hands are shown once the winner is picked (points tables, the knockout final)."""
+    winners = page.locator(".winner-pick input[type=radio]")
+    if not winners.count():
+        return False
+    winners.first.check()
+    expect(page.locator("[data-calculator]:visible").first).to_be_visible()
+    page.locator("[data-calculator]:visible .calc-key").first.click()
+    return True
+
+
+# After the page is audited as it opens, the states a person brings about on it, audited again.
+STATES: dict[str, Callable[[Page], bool]] = {
+    "tournament:referee_table": pick_winner,
+}
+
+
+@pytest.fixture
+def open_as(browser: Browser, live_server) -> Iterator[Callable[..., Page]]:  # type: ignore[no-untyped-def]
+    contexts = []
+
+    def make(username: str | None, *, language: str = "en-US") -> Page:
+        context = browser.new_context(viewport=TABLET, locale=language, base_url=live_server.url)
+        context.set_default_timeout(TIMEOUT_MS)
+        contexts.append(context)
+        page = context.new_page()
+        if username:
+            log_in(page, username)
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def audit(page: Page, where: str, problems: list[str], counts: dict[str, int]) -> None:
+    found = serious(violations(page))
+    counts[where] = sum(len(v["nodes"]) for v in found)
+    if found:
+        problems.append(describe(where, found))
+
+
+@pytest.mark.parametrize("fmt", scenarios.FORMATS)
+def test_every_page_of_every_role_has_no_serious_axe_violation(fmt: str, open_as, transactional_db) -> None:  # type: ignore[no-untyped-def]
+    scenario = scenarios.build(fmt)
+    users = arrange(scenario)
+    pages = targets(scenario, users)
+    missing = expected_pages(fmt) - {target.name for target in pages}
+    assert not missing, f"pages of {fmt} that no role reached and UNLINKED does not name: {sorted(missing)}"
+
+    problems: list[str] = []
+    counts: dict[str, int] = {}
+    for role in [PUBLIC, *ROLES]:
+        page = open_as(None if role == PUBLIC else f"{role}-a11y")
+        for target in (target for target in pages if target.role == role):
+            page.goto(target.path)
+            settle(page)
+            where = f"{fmt} · {role} · {target.name} {target.path}"
+            audit(page, where, problems, counts)
+            state = STATES.get(target.name)
+            if state and state(page):
+                settle(page)
+                audit(page, f"{where} (after {state.__name__})", problems, counts)
+    # German: the pages whose layout follows the language (longer words on the projector and the phone).
+    page = open_as(None, language="de-DE")
+    player = Player.objects.filter(tournament=scenario.tournament, seats__table=scenario.playing).first()
+    assert player is not None
+    for path in (
+        reverse("tournament:projector", args=[scenario.tournament.public_key]) + "?lang=de",
+        reverse("tournament:find", args=[scenario.tournament.public_key]) + f"?q={player.name.split()[0]}",
+    ):
+        page.goto(path)
+        settle(page)
+        expect(page.locator("html")).to_have_attribute("lang", "de")
+        audit(page, f"{fmt} · de · {path}", problems, counts)
+    # The 404 page (not a URL pattern, but a page a person sees).
+    page.goto("/t/999999/desk/")
+    settle(page)
+    audit(page, f"{fmt} · 404", problems, counts)
+
+    REPORTS.mkdir(parents=True, exist_ok=True)
+    (REPORTS / f"axe-{fmt}.txt").write_text("".join(f"{n}\t{where}\n" for where, n in counts.items()))
+    assert len(counts) > 30, counts
+    assert not problems, "\n".join(problems)
