@@ -344,6 +344,7 @@ SENTENCES = {
     "time_called": gettext_lazy("%(where)s: time called."),
     "round_started": gettext_lazy("%(round)s seated."),
     "points_round_started": gettext_lazy("%(round)s seated; repeated pairs: %(pairs)s."),
+    "points_playoff_seated": gettext_lazy("%(round)s seated: %(players)s play off their tie."),
     "main_round_started": gettext_lazy("%(round)s seated."),
     "consolation_qualified_directly": gettext_lazy("Qualified for the consolation round directly: %(players)s."),
     "consolation_tables_formed": gettext_lazy("Consolation tables seated: %(tables)s."),

@@ -374,6 +374,7 @@ def seat_playoff(*, tournament: Tournament, actor: User) -> Round:
             "points_playoff_seated",
             round=playoff.number,
             ties=[{"place": tie.place, "players": list(tie.players)} for tie in due],
+            players=[pid for tie in due for pid in tie.players],
         )
     return playoff
 

@@ -161,7 +161,7 @@ def test_withdrawing_a_player_at_a_playing_table_says_the_table_plays_on() -> No
     question = _asks(lambda: checkin.withdraw_player(tournament=tournament, actor=None, player_id=player.pk))
 
     assert question.message == (
-        f"{player.name} sits at table {table.number} of Main round 1, which is still playing: the games recorded "
+        f"{player.name} sits at table {table.number} of Round 1, which is still playing: the games recorded "
         f"there stay and the table plays on as seated. {player.name} will not be seated in any later round."
     )
     assert snapshot(tournament) == state
