@@ -57,6 +57,7 @@ __all__ = [
     "explain_impossible",
     "further_rounds_bound",
     "repeat_free_rounds_bound",
+    "repeat_free_run",
     "seat_avoiding_repeats",
     "seat_players",
     "short_size",
@@ -444,6 +445,20 @@ def count_repeated_pairs(tables: Iterable[Iterable[int]], met: MetInput) -> int:
     """
     counts = _met_counts(met)
     return sum(1 for pair in table_pairs(tables) if pair in counts)
+
+
+def repeat_free_run(rounds: Iterable[Iterable[Iterable[int]]]) -> int:
+    """How many leading rounds (tables of player ids, oldest first) hold no pair that sat
+    together in an earlier round."""
+    seen: set[frozenset[int]] = set()
+    count = 0
+    for tables in rounds:
+        pairs = table_pairs(tables)
+        if pairs & seen:
+            break
+        seen |= pairs
+        count += 1
+    return count
 
 
 def add_meetings(met: Mapping[frozenset[int], int], tables: Iterable[Iterable[int]]) -> dict[frozenset[int], int]:
