@@ -17,6 +17,13 @@ round re-planned from the history alone with ``rounds_left`` = rounds, ..., 1,
 seeds 1-3: the repeat-free rounds reached (the fewest over the seeds) against
 ``repeat_free_rounds_bound``, and the CPU time per round (mean and largest).
 Results in ``seating.json`` (``lookahead``).
+
+Then the known repeat-free schedules (issue 28): for each case of ``DESIGN_CASES``
+(players, rounds, table size: all tables of that size), the rounds seated as the
+points format seats them (history, ``rounds_left``, the earlier rounds' tables),
+seeds 1-3: the repeat-free rounds reached (the fewest over the seeds) against
+``designs.known_rounds``, and the CPU time per round (mean and largest).
+Results in ``seating.json`` (``designs``).
 """
 
 from __future__ import annotations
@@ -31,6 +38,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from tournament import designs  # noqa: E402 (needs the path above)
 from tournament.seating import (  # noqa: E402 (needs the path above)
     SeatingPlan,
     add_meetings,
@@ -90,6 +98,7 @@ def _lookahead(n: int, rounds: int, preferred: int, largest: int, fair: bool, se
     met: dict[frozenset[int], int] = {}
     last: set[frozenset[int]] = set()
     short_seats: dict[int, int] = {}
+    history: list[tuple[tuple[int, ...], ...]] = []
     reached, clean, times = 0, True, []
     for number in range(rounds):
         started = time.process_time()
@@ -102,6 +111,7 @@ def _lookahead(n: int, rounds: int, preferred: int, largest: int, fair: bool, se
             largest,
             short_table_history=short_seats if fair else None,
             rounds_left=rounds - number,
+            history_rounds=history,
         )
         times.append(time.process_time() - started)
         clean = clean and plan.repeated_pairs == 0
@@ -113,6 +123,7 @@ def _lookahead(n: int, rounds: int, preferred: int, largest: int, fair: bool, se
                     short_seats[pid] = short_seats.get(pid, 0) + 1
         met = add_meetings(met, plan.tables)
         last = table_pairs(plan.tables)
+        history.append(plan.tables)
     return reached, times
 
 
@@ -141,6 +152,40 @@ def lookahead() -> list[dict[str, object]]:
         rows.append(row)
         print(
             f"{n:>8} {f'{preferred}-{largest}':>8} {rounds:>8} {fair!s:>8} {min(reached):>8} {row['bound']:>8}"
+            f" {1000 * sum(times) / len(times):>8.1f} {1000 * max(times):>8.1f}"
+        )
+    return rows
+
+
+#: (players, rounds, table size): Kirkman triple systems, resolvable (n, 4, 1) designs, 20 golfers.
+DESIGN_CASES = ((15, 7, 3), (27, 13, 3), (33, 16, 3), (39, 19, 3), (16, 5, 4), (40, 13, 4), (20, 5, 4))
+
+
+def known_designs() -> list[dict[str, object]]:
+    rows: list[dict[str, object]] = []
+    header = ("players", "table", "rounds", "reached", "known", "ms/round", "max ms")
+    print("\n" + " ".join(f"{word:>8}" for word in header))
+    for n, rounds, size in DESIGN_CASES:
+        reached: list[int] = []
+        times: list[float] = []
+        for seed in LOOKAHEAD_SEEDS:
+            got, spent = _lookahead(n, rounds, size, size, False, seed)
+            reached.append(got)
+            times.extend(spent)
+        known = designs.known_rounds(n, size)
+        row: dict[str, object] = {
+            "players": n,
+            "table": size,
+            "rounds": rounds,
+            "repeat_free_rounds": min(reached),
+            "per_seed": reached,
+            "known": known,
+            "seconds_per_round": sum(times) / len(times),
+            "max_seconds_per_round": max(times),
+        }
+        rows.append(row)
+        print(
+            f"{n:>8} {size:>8} {rounds:>8} {min(reached):>8} {known:>8}"
             f" {1000 * sum(times) / len(times):>8.1f} {1000 * max(times):>8.1f}"
         )
     return rows
@@ -175,7 +220,7 @@ def main() -> None:
             f"{n:>8} {row['seconds'] * 1000:>10.1f} {row['peak_mib']:>9.2f} {plan.repeated_pairs:>8}"
             f" {plan.unavoidable_repeats:>6} {plan.short_table_spread:>6}  {plan.algorithm}"
         )
-    figures = {"fields": results, "lookahead": lookahead()}
+    figures = {"fields": results, "lookahead": lookahead(), "designs": known_designs()}
     (ROOT / "bench" / "seating.json").write_text(json.dumps(figures, indent=2) + "\n")
 
 

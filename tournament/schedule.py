@@ -8,10 +8,15 @@ This module plans the remaining rounds jointly and lets the caller seat the
 first round of the best schedule found; the next round is planned again from
 the history (so a stored round never depends on anything but its inputs).
 
+* ``plan_from_design``: where a resolvable design is known for the field
+  (``tournament.designs``, by family: Kirkman triple systems, resolvable
+  (n, 4, 1) designs, affine spaces, transversal designs), the design
+  relabelled so that the history lies on classes left out; the other classes
+  are the rounds left, none with a repeat, for any field size.
 * ``plan_schedule`` finds a schedule of ``horizon`` rounds with few repeats:
-  where a resolvable design is known for the field (affine geometries, the
-  Kirkman packing of PG(3,2)), a seeded tabu search over relabellings of the
-  design first looks for classes that avoid the history; then a seeded tabu
+  where a design is known, the relabelling above and, failing it, a seeded
+  tabu search over relabellings of the design that looks for classes avoiding
+  the history; then a seeded tabu
   search over swaps within a round (after Dotú & Van Hentenryck, "Scheduling
   social golfers locally", CPAIOR 2005) minimises the repeats over all
   planned rounds, earlier rounds weighing more. Both are bounded by a work
@@ -29,12 +34,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
+from tournament import designs
+
 __all__ = [
     "LOOKAHEAD_LIMIT",
     "LOOKAHEAD_WORK",
     "MAX_HORIZON",
     "Schedule",
     "design_classes",
+    "plan_from_design",
     "plan_schedule",
     "repeat_free_prefix",
 ]
@@ -60,100 +68,15 @@ _CLUB = 2
 # --------------------------------------------------------------------------
 
 
-def _field(q: int) -> tuple[list[list[int]], list[list[int]]]:
-    """Addition and multiplication tables of GF(q), q in 3, 4, 5, 7 (4: GF(2)[x]/(x^2+x+1))."""
-    if q == 4:
-        add = [[a ^ b for b in range(4)] for a in range(4)]
-        # Elements 0, 1, x (2), x+1 (3); x^2 = x + 1.
-        log = {1: 0, 2: 1, 3: 2}
-        exp = [1, 2, 3]
-        mul = [[0 if a == 0 or b == 0 else exp[(log[a] + log[b]) % 3] for b in range(4)] for a in range(4)]
-        return add, mul
-    return [[(a + b) % q for b in range(q)] for a in range(q)], [[a * b % q for b in range(q)] for a in range(q)]
-
-
-def _affine(q: int, dimension: int) -> list[list[tuple[int, ...]]]:
-    """The lines of AG(dimension, q) grouped by direction: (q^d - 1)/(q - 1) parallel classes."""
-    add, mul = _field(q)
-    points = list(itertools.product(range(q), repeat=dimension))
-    index = {point: number for number, point in enumerate(points)}
-    classes: list[list[tuple[int, ...]]] = []
-    for direction in points:
-        nonzero = [coordinate for coordinate in direction if coordinate]
-        if not nonzero or nonzero[0] != 1:
-            continue  # one representative per direction: first non-zero coordinate 1
-        seen: set[int] = set()
-        lines: list[tuple[int, ...]] = []
-        for point in points:
-            if index[point] in seen:
-                continue
-            line = tuple(
-                sorted(index[tuple(add[p][mul[t][d]] for p, d in zip(point, direction, strict=True))] for t in range(q))
-            )
-            seen.update(line)
-            lines.append(line)
-        classes.append(lines)
-    return classes
-
-
-def _kirkman_fifteen() -> list[list[tuple[int, ...]]]:
-    """A solution of Kirkman's schoolgirl problem: a packing of PG(3, 2) into 7 spreads.
-
-    Points are the 15 non-zero vectors of GF(2)^4 (as 1..15), lines the triples
-    {a, b, a xor b}; a backtracking search (a few ms) picks 7 disjoint spreads.
-    """
-    points = range(1, 16)
-    lines = sorted({tuple(sorted((a, b, a ^ b))) for a in points for b in points if a < b and a ^ b})
-    spreads: list[frozenset[tuple[int, ...]]] = []
-
-    def spread(chosen: list[tuple[int, ...]], covered: frozenset[int]) -> None:
-        if len(covered) == 15:
-            spreads.append(frozenset(chosen))
-            return
-        first = min(set(points) - covered)
-        for line in lines:
-            if first in line and not covered.intersection(line):
-                spread([*chosen, line], covered | frozenset(line))
-
-    spread([], frozenset())
-    unique = sorted(set(spreads), key=lambda found: sorted(found))
-
-    def pack(
-        chosen: list[frozenset[tuple[int, ...]]], used: frozenset[tuple[int, ...]]
-    ) -> list[frozenset[tuple[int, ...]]] | None:
-        if len(chosen) == 7:
-            return chosen
-        first = min(set(lines) - used)
-        for candidate in unique:
-            if first in candidate and not used & candidate:
-                found = pack([*chosen, candidate], used | candidate)
-                if found is not None:
-                    return found
-        return None
-
-    packing = pack([], frozenset())
-    assert packing is not None
-    return [sorted(tuple(point - 1 for point in line) for line in found) for found in packing]
-
-
 @cache
 def design_classes(n: int, size: int) -> tuple[tuple[tuple[int, ...], ...], ...] | None:
     """Parallel classes of a known resolvable design on ``n`` points with blocks of ``size``, or None.
 
-    Known here: the affine geometries AG(d, q) for q in 3, 4, 5, 7 (9, 27, 16, 25, 49
-    points; lines of q points) and Kirkman's 15 (PG(3, 2)). Any two blocks of the
+    From ``tournament.designs.resolution`` (by family: Kirkman triple systems, resolvable
+    (n, 4, 1) designs, affine spaces, resolvable transversal designs). Any two blocks of the
     design share at most one point, so its classes are rounds without a repeat.
     """
-    found: list[list[tuple[int, ...]]] | None = None
-    if n == 15 and size == 3:
-        found = _kirkman_fifteen()
-    else:
-        for dimension in (2, 3):
-            if size in (3, 4, 5, 7) and size**dimension == n:
-                found = _affine(size, dimension)
-    if found is None:
-        return None
-    return tuple(tuple(tuple(block) for block in group) for group in found)
+    return designs.resolution(n, size)
 
 
 # --------------------------------------------------------------------------
@@ -296,6 +219,232 @@ def _embed_exactly(
             if work >= limit:
                 return None, work
     return None, work
+
+
+def _embed_canonically(
+    classes: tuple[tuple[tuple[int, ...], ...], ...],
+    n: int,
+    history: Sequence[Sequence[Sequence[int]]],
+    category: list[list[int]],
+    horizon: int,
+) -> list[list[list[int]]] | None:
+    """The design relabelled from the first earlier round alone, or None where that does not fit.
+
+    The first round's tables (sorted by their players) go onto the first class's blocks in order,
+    players in order onto each block's points: a labelling that depends on that round only, so
+    every later round finds the same one. It fits when every earlier round lies on the blocks of
+    one class; the first ``horizon`` classes no round lies on are then the rounds left (checked
+    against every pair that met or shares a club). A schedule seated from the design this way
+    (the first round its first class under any labelling, the next ones from here) is continued
+    without any search."""
+    first = sorted(sorted(table) for table in history[0])
+    blocks = sorted(classes[0])
+    if len(first) != len(blocks) or any(len(table) != len(blocks[0]) for table in first):
+        return None
+    point_of = [-1] * n
+    for table, block in zip(first, blocks, strict=True):
+        for player, point in zip(table, block, strict=True):
+            point_of[player] = point
+    if -1 in point_of:
+        return None
+    class_of_pair: dict[tuple[int, int], int] = {}
+    for number, group in enumerate(classes):
+        for block in group:
+            for x, y in itertools.combinations(block, 2):
+                class_of_pair[(x, y)] = class_of_pair[(y, x)] = number
+    used: set[int] = set()
+    for tables in history:
+        found: set[int] = set()
+        for seated in tables:
+            for a, b in itertools.combinations(seated, 2):
+                found.add(class_of_pair.get((point_of[a], point_of[b]), -1))
+        if len(found) != 1 or -1 in found:
+            return None
+        used |= found
+    free = [number for number in range(len(classes)) if number not in used][:horizon]
+    if len(free) < horizon:
+        return None
+    player_at = [0] * n
+    for player, point in enumerate(point_of):
+        player_at[point] = player
+    rounds = [[[player_at[point] for point in block] for block in classes[number]] for number in free]
+    for tables in rounds:
+        for table in tables:
+            if any(category[a][b] for a, b in itertools.combinations(table, 2)):
+                return None
+    return rounds
+
+
+def _embed_rounds(
+    classes: tuple[tuple[tuple[int, ...], ...], ...],
+    n: int,
+    history: Sequence[Sequence[Sequence[int]]],
+    category: list[list[int]],
+    horizon: int,
+    rng: random.Random,
+    limit: int,
+) -> tuple[list[list[list[int]]] | None, int]:
+    """As ``_embed_exactly``, knowing the history's rounds: each earlier round (tables of player
+    indices, absent players left out) must lie on the blocks of one class, and the rounds use at
+    most ``len(classes) - horizon`` classes. Backtracking over players (neighbours of those placed
+    first): a player's table-mates of a round whose class is chosen fix the block it must sit in,
+    so a history seated from this design is found again in about n^2 lookups. The classes left
+    must then hold no pair that met (or shares a club) in any other way; else None."""
+    count = len(classes)
+    budget = count - horizon
+    if budget < 0:
+        return None, 0
+    pair_class = [[-1] * n for _ in range(n)]
+    through: list[dict[int, tuple[int, ...]]] = [{} for _ in range(n)]
+    for number, group in enumerate(classes):
+        for block in group:
+            for x in block:
+                through[x][number] = tuple(y for y in block if y != x)
+                for y in block:
+                    if y != x:
+                        pair_class[x][y] = number
+    mates: list[list[tuple[int, int]]] = [[] for _ in range(n)]  # (round, table-mate)
+    for number, tables in enumerate(history):
+        for table in tables:
+            for a in table:
+                mates[a].extend((number, b) for b in table if b != a)
+    order: list[int] = []
+    placed_before = [0] * n
+    remaining = set(range(n))
+    while remaining:
+        pick = max(sorted(remaining), key=lambda a: (placed_before[a], len(mates[a])))
+        order.append(pick)
+        remaining.discard(pick)
+        for _number, b in mates[pick]:
+            placed_before[b] += 1
+    points = list(range(n))
+    rng.shuffle(points)
+    point_of = [-1] * n
+    taken = [False] * n
+    class_of = [-1] * len(history)
+    uses = [0] * count  # rounds on each class
+    in_use = 0
+    work = 0
+
+    def place(position: int) -> bool:
+        nonlocal work, in_use
+        if position == n:
+            return True
+        player = order[position]
+        placed = [(number, point_of[b]) for number, b in mates[player] if point_of[b] >= 0]
+        pool: list[int] | None = None
+        for number, anchor in placed:
+            if class_of[number] >= 0:
+                pool = list(through[anchor][class_of[number]])
+                break
+        scored: list[tuple[int, int, list[tuple[int, int]]]] = []
+        for q in pool if pool is not None else points:
+            if taken[q]:
+                continue
+            work += len(placed) + 1
+            chosen: dict[int, int] = {}
+            ok = True
+            for number, anchor in placed:
+                c = pair_class[anchor][q]
+                wanted = class_of[number] if class_of[number] >= 0 else chosen.get(number, -1)
+                if c < 0 or (wanted >= 0 and wanted != c):
+                    ok = False
+                    break
+                chosen[number] = c
+            if not ok:
+                continue
+            fresh = [(number, c) for number, c in chosen.items() if class_of[number] < 0]
+            new_classes = {c for _number, c in fresh if not uses[c]}
+            if in_use + len(new_classes) <= budget:
+                scored.append((len(new_classes), q, fresh))
+        if work >= limit:
+            return False
+        scored.sort(key=lambda item: item[0])  # stable: the seeded point order among equals
+        for _new, q, fresh in scored:
+            point_of[player], taken[q] = q, True
+            for number, c in fresh:
+                class_of[number] = c
+                in_use += not uses[c]
+                uses[c] += 1
+            if place(position + 1):
+                return True
+            for number, c in fresh:
+                class_of[number] = -1
+                uses[c] -= 1
+                in_use -= not uses[c]
+            point_of[player], taken[q] = -1, False
+            if work >= limit:
+                return False
+        return False
+
+    if not place(0):
+        return None, work
+    player_at = [0] * n
+    for player, point in enumerate(point_of):
+        player_at[point] = player
+    free = [number for number in range(count) if not uses[number]][:horizon]
+    rounds = [[[player_at[point] for point in block] for block in classes[number]] for number in free]
+    for tables in rounds:
+        for table in tables:
+            if any(category[a][b] for a, b in itertools.combinations(table, 2)):
+                return None, work  # a pair that met outside the rounds given, or one club
+    return rounds, work
+
+
+def plan_from_design(
+    n: int,
+    size: int,
+    horizon: int,
+    met: Sequence[Sequence[int]],
+    rng: random.Random,
+    *,
+    clubs: Sequence[int] | None = None,
+    work_limit: int = LOOKAHEAD_WORK,
+    history: Sequence[Sequence[Sequence[int]]] | None = None,
+) -> Schedule | None:
+    """``horizon`` rounds without any repeat (nor a same-club pair) for players ``0..n-1`` at
+    tables of ``size``, from a known design (``design_classes``), or None.
+
+    ``met[a]`` lists the players a met before, ``history`` (if given) the earlier rounds as tables
+    of player indices. The design is relabelled so that the history lies on classes left out
+    (``_embed_canonically`` where the first round fixes the labelling, else the searches
+    ``_embed_rounds``, or from the met pairs alone ``_embed_exactly``; bounded by
+    ``work_limit``): when the history was
+    seated from this design, its unused classes continue it. No limit on ``horizon`` (up to the
+    design's classes) and none on ``n``: the work is the embedding's, about n^2 lookups a pass.
+    """
+    design = design_classes(n, size)
+    if design is None or horizon < 1 or horizon > len(design):
+        return None
+    club_of = list(clubs) if clubs is not None else [-1] * n
+    met_sets = [set(row) for row in met]
+    category = [
+        [
+            (_MET if b in met_sets[a] else 0)
+            | (_CLUB if a != b and club_of[a] >= 0 and club_of[a] == club_of[b] else 0)
+            for b in range(n)
+        ]
+        for a in range(n)
+    ]
+    rounds: list[list[list[int]]] | None = None
+    work = 0
+    if not any(any(row) for row in category):
+        labels = list(range(n))  # nothing to avoid: a seeded labelling, the first classes
+        rng.shuffle(labels)
+        rounds = [[[labels[point] for point in block] for block in design[number]] for number in range(horizon)]
+    elif history:
+        rounds = _embed_canonically(design, n, history, category, horizon)
+        if rounds is None:
+            rounds, work = _embed_rounds(design, n, history, category, horizon, rng, work_limit)
+    else:
+        rounds, work = _embed_exactly(design, n, category, horizon, rng, work_limit)
+    if rounds is None:
+        return None
+    return Schedule(
+        rounds=tuple(tuple(tuple(table) for table in tables) for tables in rounds),
+        repeat_free=horizon,
+        work=work,
+    )
 
 
 def _embed_design(

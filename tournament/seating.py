@@ -57,6 +57,7 @@ __all__ = [
     "explain_impossible",
     "further_rounds_bound",
     "repeat_free_rounds_bound",
+    "repeat_free_run",
     "seat_avoiding_repeats",
     "seat_players",
     "short_size",
@@ -92,8 +93,10 @@ CLUBS_APART_ALGORITHM = "clubs-apart-v1"
 #: Seeded greedy construction plus bounded local search against repeated pairs.
 REPEAT_AVOIDING_ALGORITHM = "avoid-repeats-v1"
 
-#: Small fields planning several rounds jointly (``schedule.plan_schedule``); ``:h<rounds>`` follows.
-LOOKAHEAD_ALGORITHM = "lookahead-v1"
+#: Several rounds planned jointly: from a known design's classes (``schedule.plan_from_design``, any
+#: field up to ``LINEAR_FROM``) or, in small fields, ``schedule.plan_schedule``; ``:h<rounds>`` follows.
+#: v2: designs by family, the history embedded in the classes left out.
+LOOKAHEAD_ALGORITHM = "lookahead-v2"
 #: Suffix of ``algorithm`` when ``seat_avoiding_repeats`` keeps clubs apart.
 CLUBS_SUFFIX = "+clubs"
 #: ``LINEAR_ALGORITHM`` whose swap phase stopped at its total work bound
@@ -444,6 +447,20 @@ def count_repeated_pairs(tables: Iterable[Iterable[int]], met: MetInput) -> int:
     return sum(1 for pair in table_pairs(tables) if pair in counts)
 
 
+def repeat_free_run(rounds: Iterable[Iterable[Iterable[int]]]) -> int:
+    """How many leading rounds (tables of player ids, oldest first) hold no pair that sat
+    together in an earlier round."""
+    seen: set[frozenset[int]] = set()
+    count = 0
+    for tables in rounds:
+        pairs = table_pairs(tables)
+        if pairs & seen:
+            break
+        seen |= pairs
+        count += 1
+    return count
+
+
 def add_meetings(met: Mapping[frozenset[int], int], tables: Iterable[Iterable[int]]) -> dict[frozenset[int], int]:
     """A new pair -> times-met mapping: ``met`` plus every pair of ``tables``."""
     counts = dict(met)
@@ -751,6 +768,7 @@ def seat_avoiding_repeats(
     rounds_left: int = 1,
     lookahead_work: int = schedule.LOOKAHEAD_WORK,
     linear_swap_work: int = LINEAR_SWAP_WORK,
+    history_rounds: Sequence[Iterable[Iterable[int]]] = (),
 ) -> SeatingPlan:
     """Seat every player at tables of ``table_sizes``, keeping those who met apart.
 
@@ -800,6 +818,15 @@ def seat_avoiding_repeats(
     ``club_conflicts`` is then as a rule ``club_floor`` (the fewest possible
     when clubs are spread as evenly as the tables allow). ``CLUBS_SUFFIX`` is
     appended to ``algorithm`` whenever the flag is on.
+
+    ``history_rounds``: the earlier rounds as tables of player ids, oldest first (optional; the pairs
+    in them must be in ``met``). Where a known design (``schedule.design_classes``) fits a field
+    of one table size and ``min(rounds_left, further_rounds_bound(...))`` is more than one, the
+    design relabelled so that the history lies on classes left out seats this round
+    (``schedule.plan_from_design``; with ``history_rounds`` the rounds are embedded whole, a history
+    seated from the design is found again): every round left is then repeat-free
+    (``repeat_free_ahead`` counts them all, beyond ``MAX_HORIZON``), for any field up to
+    ``LINEAR_FROM``; ``algorithm`` is ``LOOKAHEAD_ALGORITHM`` with ``:h<rounds>``.
 
     ``rounds_left`` (this round included): with more than one, at most
     ``LOOKAHEAD_LIMIT`` players and history leaving room for more than one
@@ -861,10 +888,22 @@ def seat_avoiding_repeats(
     horizon = min(rounds_left, further, schedule.MAX_HORIZON)
     planned = 1
     ahead: int | None = None
+    # A known design for the field (all tables of one size): the rounds left from its classes.
+    design_horizon = min(rounds_left, further)
+    designed = None
+    # The last round too when the history is given (the design's last class is left for it).
+    if len(ids) <= LINEAR_FROM and (design_horizon > 1 or (design_horizon and history_rounds)) and len(set(sizes)) == 1:
+        designed = _seat_by_design(ids, sizes[0], design_horizon, counts, apart, seed, lookahead_work, history_rounds)
     if len(ids) > LINEAR_FROM:
         rng = random.Random(seed)
         seated, capped = _seat_linear(ids, sizes, by_id, rng, apart, linear_swap_work * len(ids))
         algorithm = LINEAR_CAPPED_ALGORITHM if capped else LINEAR_ALGORITHM
+    elif designed is not None:
+        seated, rng = designed
+        planned = ahead = design_horizon
+        algorithm = f"{LOOKAHEAD_ALGORITHM}:h{design_horizon}"
+        if lookahead_work != schedule.LOOKAHEAD_WORK:
+            algorithm += f"w{lookahead_work}"
     elif horizon > 1 and len(ids) <= schedule.LOOKAHEAD_LIMIT:
         seated, rng, ahead = _seat_ahead(
             ids,
@@ -928,6 +967,46 @@ def seat_avoiding_repeats(
         repeat_free_ahead=ahead,
         repeat_free_ahead_bound=min(rounds_left, further),
     )
+
+
+def _seat_by_design(
+    ids: Sequence[int],
+    size: int,
+    horizon: int,
+    counts: Mapping[frozenset[int], int],
+    apart: Mapping[int, str] | None,
+    seed: int,
+    lookahead_work: int,
+    history: Sequence[Iterable[Iterable[int]]],
+) -> tuple[list[list[int]], random.Random] | None:
+    """This round from a known design whose unused classes hold the ``horizon`` rounds left
+    without a repeat (``schedule.plan_from_design``), as seated ids per table and the generator
+    the seat shuffle continues; None where no design is known or the history does not fit one."""
+    if schedule.design_classes(len(ids), size) is None:
+        return None
+    index_of = {pid: index for index, pid in enumerate(ids)}
+    met_rows: list[list[int]] = [[] for _ in ids]
+    for pair in counts:
+        first, second = sorted(pair)
+        if first in index_of and second in index_of:
+            a, b = index_of[first], index_of[second]
+            met_rows[a].append(b)
+            met_rows[b].append(a)
+    club_numbers: list[int] | None = None
+    if apart is not None:
+        numbered = {club: number for number, club in enumerate(sorted(set(apart.values())))}
+        club_numbers = [numbered[apart[pid]] if pid in apart else -1 for pid in ids]
+    rounds = [
+        [table for table in ([index_of[pid] for pid in table if pid in index_of] for table in tables) if table]
+        for tables in history
+    ]
+    rng = random.Random(seed)
+    planned = schedule.plan_from_design(
+        len(ids), size, horizon, met_rows, rng, clubs=club_numbers, work_limit=lookahead_work, history=rounds
+    )
+    if planned is None:
+        return None
+    return [[ids[index] for index in table] for table in planned.rounds[0]], rng
 
 
 def _seat_ahead(

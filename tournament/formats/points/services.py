@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from games.models import GameStatus
-from tournament import draws, enums, seating
+from tournament import designs, draws, enums, seating
 from tournament.desk.players import lock_player
 from tournament.errors import NeedsChoice, NeedsConfirmation, ServiceError
 from tournament.formats.points import reads
@@ -104,15 +104,24 @@ def plan_next_round(tournament: Tournament, *, choice: str = "", seed: int) -> N
         keep_clubs_apart=tournament.keep_clubs_apart,
         # Planning the rounds still to come together keeps more of them repeat-free (social golfer).
         rounds_left=max(tournament.rounds_planned - (current.number if current is not None else 0), 1),
+        # The rounds as seated: a known design the earlier rounds came from is continued.
+        history_rounds=history,
     )
     number = current.number + 1 if current is not None else 1
-    note = _round_note(tournament, plan, tables, paused_count)
+    note = _round_note(tournament, plan, tables, paused_count, history)
     repeated = {pair: met[pair] for pair in seating.table_pairs(plan.tables) if pair in met}
     return NextRound(number, current, plan, tables, paused_count, note, repeated)
 
 
-def _round_note(tournament: Tournament, plan: seating.SeatingPlan, tables: points.TablePlan, paused: int) -> str:
-    """The round's note: repeats against the bound, short tables, clubs, the lookahead, the choice, pauses."""
+def _round_note(
+    tournament: Tournament,
+    plan: seating.SeatingPlan,
+    tables: points.TablePlan,
+    paused: int,
+    history: list[list[list[int]]],
+) -> str:
+    """The round's note: repeats against the bound, short tables, clubs, the lookahead, the known
+    repeat-free schedule (``design_sentence``), the choice, pauses."""
     note = _(
         "Repeated pairs: %(pairs)d (from the last round: %(last)d; unavoidable: at least %(bound)d). "
         "Short tables: each player's count differs by at most %(spread)d."
@@ -132,11 +141,53 @@ def _round_note(tournament: Tournament, plan: seating.SeatingPlan, tables: point
             "Planned with the %(planned)d rounds left: %(free)d of them without a repeated pair "
             "(at most %(bound)d are possible)."
         ) % {"planned": plan.planned_rounds, "free": plan.repeat_free_ahead, "bound": plan.repeat_free_ahead_bound}
+    sentence = design_sentence(plan, history, tournament.rounds_planned)
+    if sentence:
+        note += " " + sentence
     if tables.chosen is not None:
         note = f"{note} {chosen_note(tournament, sum(plan.sizes), tables.chosen)}"
     if paused:
         note += " " + ngettext("%(count)d player pauses.", "%(count)d players pause.", paused) % {"count": paused}
     return note
+
+
+def design_sentence(plan: seating.SeatingPlan, history: list[list[list[int]]], planned: int) -> str:
+    """Whether the tournament's rounds can all be free of repeated pairs, in words, for the organiser:
+    where the field sits at tables of one size and more than one repeat-free round is known to
+    exist (``designs.known_rounds``), how many of the planned rounds (at most that many) this plan
+    keeps free of repeats: the earlier rounds without a repeat (a leading run over the history)
+    and, if all were, this round and the ones planned with it (``plan.repeat_free_ahead``).
+    Empty elsewhere (mixed table sizes, nothing known)."""
+    sizes = set(plan.sizes)
+    players = len(plan.player_ids)
+    if len(sizes) != 1:
+        return ""
+    size = sizes.pop()
+    known = designs.known_rounds(players, size)
+    if known < 2:
+        return ""
+    clean = seating.repeat_free_run(history)
+    reached = clean + plan.repeat_free_ahead if clean == len(history) else clean
+    if planned >= known:
+        target = known
+        if reached >= target:
+            return _(
+                "For %(players)d players at tables of %(size)d, %(known)d rounds without a repeated pair "
+                "are known to exist; this plan reaches all %(known)d."
+            ) % {"players": players, "size": size, "known": known}
+        return _(
+            "For %(players)d players at tables of %(size)d, %(known)d rounds without a repeated pair "
+            "are known to exist; this plan reaches %(reached)d of %(known)d."
+        ) % {"players": players, "size": size, "known": known, "reached": reached}
+    if reached >= planned:
+        return _(
+            "For %(players)d players at tables of %(size)d, %(known)d rounds without a repeated pair "
+            "are known to exist; this plan keeps all %(planned)d planned rounds free of repeats."
+        ) % {"players": players, "size": size, "known": known, "planned": planned}
+    return _(
+        "For %(players)d players at tables of %(size)d, %(known)d rounds without a repeated pair "
+        "are known to exist; this plan keeps %(reached)d of the %(planned)d planned rounds free of repeats."
+    ) % {"players": players, "size": size, "known": known, "planned": planned, "reached": reached}
 
 
 def start_round(

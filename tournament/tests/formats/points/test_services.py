@@ -89,7 +89,7 @@ class TestStartRound:
         assert (rnd.number, rnd.stage, rnd.status) == (1, enums.Stage.MAIN, enums.RoundStatus.RUNNING)
         assert rnd.seed == 1234
         # More than one round left: the rounds still to come are planned together (tournament.schedule).
-        assert rnd.seating_algorithm.startswith("lookahead-v1:h")
+        assert rnd.seating_algorithm.startswith(f"{seating.LOOKAHEAD_ALGORITHM}:h")
         # 13 players: one table of 4 among tables of 3, so after round 1 the short-table counts differ by 1.
         assert rnd.seating_note == (
             "Repeated pairs: 0 (from the last round: 0; unavoidable: at least 0). "
