@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from itertools import pairwise
 
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -106,3 +107,11 @@ def tied_final() -> tuple[Tournament, Table, tuple[int, int, int]]:
         card_points={b: 15, c: 15},
     )
     return tournament, final, (a, b, c)
+
+
+def assert_places_ranked(places: list[int]) -> None:
+    """Places in ranking order as a ranking with shared places writes them (1, 1, 3, 4): the first
+    is 1, and each row shares the place above (a tie) or takes its own row number."""
+    assert places and places[0] == 1, places
+    for row, (above, place) in enumerate(pairwise(places), start=2):
+        assert place in (above, row), places

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 from html import unescape
-from itertools import pairwise
 
 import pytest
 from django.test import RequestFactory
@@ -27,6 +26,7 @@ from tournament.models import Seat, Tournament
 from tournament.selectors import printing
 from tournament.selectors import ranking as ranking_reads
 from tournament.streaming import streamed_page
+from tournament.tests.helpers import assert_places_ranked
 from tournament.tests.views.scenarios import (  # noqa: F401 (fixtures)
     FORMATS,
     Scenario,
@@ -111,9 +111,7 @@ def test_many_parts_lose_and_double_nothing(client, login_as, scenario: Scenario
 
     ranking = client.get(path("print_ranking", tournament.pk)).content.decode()
     places = [int(n) for n in re.findall(r'<td class="num place">(\d+)</td>', ranking)]
-    # Every row once, in order: a row shares the place above (a tie) or takes its own row number.
-    assert places and places[0] == 1
-    assert all(place in (above, row) for row, (above, place) in enumerate(pairwise(places), start=2))
+    assert_places_ranked(places)  # every row once, in order; a tie shares its place (points, issue 28)
     assert len(places) == tournament.players.count()
 
 
