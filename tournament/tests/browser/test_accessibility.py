@@ -58,6 +58,7 @@ SKIPPED = {
     "tournament:export_tournament": "gzipped JSON backup",
     "tournament:service_worker": "the service worker's script",
     "healthz": "plain-text health check",
+    "favicon": "redirects to the static icon",
     # Redirects to a page audited under its own name.
     "tournament:enter": "redirects to the role's start page",
     "tournament:projector_by_number": "redirects to the projector",

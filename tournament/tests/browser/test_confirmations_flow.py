@@ -59,7 +59,10 @@ def desktop(browser: Browser, live_server, transactional_db) -> Iterator[Callabl
 
 def points_field(rounds_played: int = 0) -> Tournament:
     tournament = simulation.create_field(fmt=enums.Format.POINTS, players=12, seed=5)
-    Tournament.objects.filter(pk=tournament.pk).update(rounds_planned=4, name="Herbst-Schocken")
+    # Not about ties: a tie shares its place rather than asking for a play-off before the finish.
+    Tournament.objects.filter(pk=tournament.pk).update(
+        rounds_planned=4, name="Herbst-Schocken", points_tie_resolution="shared"
+    )
     tournament.refresh_from_db()
     for number in range(1, rounds_played + 1):
         play_round(tournament, start(tournament, seed=number), seed=number)
@@ -121,7 +124,7 @@ def test_withdrawing_a_player_in_play_asks_without_javascript(desktop, clerk, sc
     row = page.locator(f"#player-{player.pk}")
     row.get_by_role("button", name="Withdraw").click()
     panel = page.locator(f"#player-{player.pk} .confirm-step")
-    expect(panel).to_contain_text(f"{player.name} sits at table {table.number} of Main round 1, which is still playing")
+    expect(panel).to_contain_text(f"{player.name} sits at table {table.number} of Round 1, which is still playing")
     expect(panel).to_contain_text("will not be seated in any later round")
     screenshot(page, "confirm-03-withdraw-in-play-question")
     assert Player.objects.get(pk=player.pk).status == enums.PlayerStatus.CHECKED_IN

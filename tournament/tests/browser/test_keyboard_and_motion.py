@@ -76,7 +76,9 @@ def test_the_desk_registers_and_checks_in_three_players_by_keyboard(new_tablet, 
         page.keyboard.type(name)
         tab_to(page, page.get_by_role("button", name="Register", exact=True), limit=10)
         page.keyboard.press("Enter")
-        expect(page.get_by_role("status").filter(has_text=name)).to_be_visible()
+        # Shown on the page and said to a screen reader (the live region #announce).
+        expect(page.locator("ul.messages").filter(has_text=name)).to_be_visible()
+        expect(page.locator("#announce")).to_contain_text(name)
     assert sorted(Player.objects.filter(tournament=tournament).values_list("name", flat=True)) == sorted(NAMES)
 
     tab_to(page, page.locator("nav.tournament-nav").get_by_role("link", name="Check-in", exact=True))

@@ -310,7 +310,8 @@ def test_no_name_is_cut_at_1280x720_with_50_players_in_play(points_field, projec
     rnd = in_play(tournament, decided=5)
     projector = projector_at(tournament, "1280x720")
 
-    assert tour(projector, ("tables", "alphabetical", "standings", "bracket")) == []
+    # No bracket: the points format's table winners read like a ranking beside the standings (issue 28).
+    assert tour(projector, ("tables", "alphabetical", "standings")) == []
     # Paged to the screen, nobody lost: every player on the seating lists, every table once.
     players = sorted(tournament.players.values_list("name", flat=True))
     assert sorted(names_shown(projector, "alphabetical")) == players
@@ -343,13 +344,13 @@ def test_the_podium_never_splits_a_name(points_field, projector_at) -> None:  # 
 
 @pytest.mark.parametrize("players", [50, 250])
 def test_every_view_fits_every_beamer(points_field, projector_at, players: int) -> None:  # type: ignore[no-untyped-def]
-    """Seating by table, by name, the standings and the bracket in play; the podium and the final
-    standings at the end. Screenshots: test-artifacts/projector/<players>-<size>-<view>.png."""
+    """Seating by table, by name and the standings in play (no bracket for points, issue 28); the
+    podium and the final standings at the end. Screenshots: test-artifacts/projector/<players>-<size>-<view>.png."""
     playing = points_field(players, name=LONG_TITLE if players > 100 else "Torneo UNO di Merano 2026")
     in_play(playing, decided=players // 10)
     done = finished(points_field(players, name="Stadtmeisterschaft UNO 2026"))
     problems: list[str] = []
-    kinds = ("tables", "alphabetical", "standings", "bracket")
+    kinds = ("tables", "alphabetical", "standings")
     # Italian and German words are long ("Disposizione ai tavoli", "Strafpunkte"): the narrower screens.
     for lang, size, heading in (("it", "1024x768", "Dove mi siedo?"), ("de", "1280x800", "Wo sitze ich?")):
         translated = projector_at(playing, size, lang=lang)
