@@ -23,6 +23,20 @@ def _english() -> object:
 
 
 @pytest.fixture(autouse=True)
+def _fresh_local_cache() -> None:
+    """Each test starts with an empty cache in this process. On SQLite a rolled-back test's ids are
+    used again, so a public rendering kept by tournament id and version from an earlier test would
+    be served to the next one (PostgreSQL never reuses ids). A shared Redis is left alone: the other
+    workers use it at the same time."""
+    from django.core.cache import caches
+    from django.core.cache.backends.locmem import LocMemCache
+
+    backend = caches["default"]
+    if isinstance(backend, LocMemCache):
+        backend.clear()
+
+
+@pytest.fixture(autouse=True)
 def _plain_static_storage(settings):  # type: ignore[no-untyped-def]
     """Tests render templates without running collectstatic first."""
     settings.STORAGES = {
