@@ -34,7 +34,7 @@ from pathlib import Path
 from urllib.parse import quote, urlparse
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run import PORT, REQUESTS, time_page  # bench/run.py's loop and settings
+from run import PORT, REQUESTS, ratios, time_page  # bench/run.py's loop, settings and ratios
 
 ROOT = Path(__file__).resolve().parent.parent
 URL = os.environ.get("BENCH_SEARCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/spielleitung_bench_search")
@@ -140,15 +140,12 @@ def main() -> None:
     finally:
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=20)
-    baseline = results["baseline /healthz"]["median_ms"]
+    baseline, cases = ratios(results)
     report = {
         "date": time.strftime("%Y-%m-%d %H:%M"),
         "players": PLAYERS,
         "baseline_ms": round(baseline, 2),
-        "cases": {
-            name: {"ratio": round(r["median_ms"] / baseline, 2), "median_ms": round(r["median_ms"], 2), "n": r["n"]}
-            for name, r in results.items()
-        },
+        "cases": cases,
     }
     (Path(__file__).resolve().parent / "search.json").write_text(json.dumps(report, indent=2) + "\n")
     width = max(map(len, report["cases"]))
