@@ -35,13 +35,13 @@ def _check_valid(result: list[tuple[int, int]], ids: list[int]) -> None:
     assert set(players) == set(ids), "every player and only the given players are drawn"
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(ids=player_ids(), seed=SEEDS)
 def test_numbers_are_exactly_one_to_n_and_each_player_once(ids: list[int], seed: int) -> None:
     _check_valid(draws.draw_start_numbers(ids, seed), ids)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(ids=player_ids(), seed=SEEDS, shuffler=st.randoms(use_true_random=False), data=st.data())
 def test_result_ignores_input_order_and_duplicates(
     ids: list[int], seed: int, shuffler: random.Random, data: st.DataObject
@@ -55,7 +55,7 @@ def test_result_ignores_input_order_and_duplicates(
     _check_valid(result, messy)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(ids=player_ids(), seed=SEEDS)
 def test_same_seed_gives_same_result(ids: list[int], seed: int) -> None:
     # A generator (not a list) as input, as the service may pass a queryset.

@@ -401,7 +401,7 @@ def check_rounds(players: list[SeatingPlayer], rounds: int, seed: int, fair: boo
         assert again == plan
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(
     players=fields(3, 60),
     rounds=st.integers(min_value=1, max_value=8),
@@ -417,9 +417,9 @@ def test_small_fields_in_sequence(
 
 
 @pytest.mark.slow
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=6, deadline=None)
 @given(
-    players=fields(61, 400),
+    players=fields(61, 200),
     rounds=st.integers(min_value=1, max_value=8),
     seed=SEEDS,
     fair=st.booleans(),
@@ -428,7 +428,7 @@ def test_small_fields_in_sequence(
 def test_large_fields_in_sequence(
     players: list[SeatingPlayer], rounds: int, seed: int, fair: bool, clubs: bool
 ) -> None:
-    """61-400 players, up to 8 rounds: ``check_rounds``."""
+    """61-200 players, up to 8 rounds: ``check_rounds``."""
     check_rounds(players, rounds, seed, fair, clubs)
 
 

@@ -59,14 +59,16 @@ def test_whole_tournament(players):
     assert_valid(run(players, seed=players), players)
 
 
+# 120 players is in the sweep (``make dry-runs``): test_dry_runs_every_count plays life bands to 120.
 @pytest.mark.postgres_only
+@pytest.mark.sweep
 def test_whole_tournament_120_players():
     assert_valid(run(120, seed=120), 120)
 
 
 # Whole tournaments through the services, left out of the SQLite smoke (the sizes above run there).
 @pytest.mark.slow
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(players=st.integers(min_value=3, max_value=24), seed=st.integers(min_value=0, max_value=10_000))
 def test_any_field_finishes(players, seed):
     assert_valid(run(players, seed), players)
