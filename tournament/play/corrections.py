@@ -19,6 +19,10 @@ change. Where carrying the change downstream would rewrite games already played
 there, the lines name those tables and only two ways are offered: void those
 games too (``void_downstream``) or correct nothing.
 
+The game corrections take the tournament's format (``registry.of(tournament)``) from their
+caller: this module never looks a format up, so the formats' records can name its hooks
+without an import cycle.
+
 Every service here takes keyword arguments, locks the tournament first, audits
 (``game_corrected``, ``game_voided``, ``first_dealer_changed``, ``table_reopened``)
 and bumps the version; refusals are audited (``refusals_audited``).
@@ -29,7 +33,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 from django.db.models import Q
@@ -40,9 +44,13 @@ from django.utils.translation import ngettext
 from games.models import Game, GameStatus
 from tournament import enums, naming
 from tournament.errors import NeedsConfirmation, ServiceError
-from tournament.models import Round, Seat, Table, Tournament
+from tournament.models import Player, Round, Seat, Table, Tournament
+from tournament.play import rounds
 from tournament.play.core import lock_table, refuse_stale
 from tournament.writes import User, acting_user, audit, bump, lock_tournament, refusals_audited
+
+if TYPE_CHECKING:  # the format's record names this module's hooks: imported for the types only
+    from tournament.formats.record import Format
 
 REASON_MAX = 300
 
@@ -116,6 +124,7 @@ class _Outcome:
 def correct_game(
     *,
     tournament: Tournament,
+    fmt: Format,
     actor: User,
     table_id: int,
     game_id: int,
@@ -133,7 +142,7 @@ def correct_game(
     until then. Refused: no reason, a game already corrected or voided, a stale ``version``,
     a winner or loser not at the table, bad card points, a change that cannot be carried on."""
 
-    def change(locked: Tournament, table: Table, game: Game, fmt: Any, reason: str) -> tuple[Game, str]:
+    def change(locked: Tournament, table: Table, game: Game, reason: str) -> tuple[Game, str]:
         if fmt.entry == "loser":
             if loser_id is None or not table.seats.filter(player_id=loser_id).exists():
                 raise ServiceError(_("Choose the player who lost the game; they must sit at this table."))
@@ -154,13 +163,18 @@ def correct_game(
         fmt.corrections.rescore(locked, table, new, card_points, hands)
         return new, _game_line(game, new)
 
-    return _corrected(locals(), change=change, action="game_corrected")
+    return _corrected(
+        _CorrectionCall(tournament, fmt, actor, table_id, game_id, version, reason, confirm, void_downstream),
+        change=change,
+        action="game_corrected",
+    )
 
 
 @refusals_audited("void_game")
 def void_game(
     *,
     tournament: Tournament,
+    fmt: Format,
     actor: User,
     table_id: int,
     game_id: int,
@@ -172,12 +186,16 @@ def void_game(
     """Void any valid game of a table (kept, struck through, with the reason). Returns the voided
     game once confirmed; raises ``ConfirmConsequences`` until then."""
 
-    def change(locked: Tournament, table: Table, game: Game, fmt: Any, reason: str) -> tuple[Game, str]:
+    def change(locked: Tournament, table: Table, game: Game, reason: str) -> tuple[Game, str]:
         _retire(game, GameStatus.VOIDED, actor, reason)
         fmt.corrections.give_back(locked, table, game, actor)
         return game, _("Game %(number)d is voided (%(what)s).") % {"number": game.number, "what": _describe(game)}
 
-    return _corrected(locals(), change=change, action="game_voided")
+    return _corrected(
+        _CorrectionCall(tournament, fmt, actor, table_id, game_id, version, reason, confirm, void_downstream),
+        change=change,
+        action="game_voided",
+    )
 
 
 @refusals_audited("change_first_dealer")
@@ -251,20 +269,32 @@ def reopen_table(*, tournament: Tournament, actor: User, table_id: int, version:
 # --- the shared path ----------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class _CorrectionCall:
+    """What a game correction's caller asked for (the arguments ``correct_game`` and ``void_game`` share)."""
+
+    tournament: Tournament
+    fmt: Format
+    actor: User
+    table_id: int
+    game_id: int
+    version: int
+    reason: str
+    confirm: str
+    void_downstream: bool
+
+
 def _corrected(
-    call: Mapping[str, Any],
+    call: _CorrectionCall,
     *,
-    change: Callable[[Tournament, Table, Game, Any, str], tuple[Game, str]],
+    change: Callable[[Tournament, Table, Game, str], tuple[Game, str]],
     action: str,
 ) -> Game:
-    """The path every game correction takes (see the module docstring); ``call`` holds the
-    service's arguments (tournament, actor, table_id, game_id, version, reason, confirm,
-    void_downstream) and ``change`` retires the game and writes its replacement."""
-    from tournament.formats import registry
-
-    tournament, actor, table_id, game_id = call["tournament"], call["actor"], call["table_id"], call["game_id"]
-    version, confirm, void_downstream = call["version"], call["confirm"], call["void_downstream"]
-    reason = _reason(call["reason"])
+    """The path every game correction takes (see the module docstring): ``change`` retires the
+    game and writes its replacement."""
+    tournament, fmt, actor, table_id, game_id = call.tournament, call.fmt, call.actor, call.table_id, call.game_id
+    version, confirm, void_downstream = call.version, call.confirm, call.void_downstream
+    reason = _reason(call.reason)
     with transaction.atomic():
         locked = lock_tournament(tournament.pk)
         table = lock_table(locked, table_id)
@@ -276,18 +306,17 @@ def _corrected(
             raise ServiceError(
                 _("Game %(number)d was already corrected or voided; reload the page.") % {"number": game.number}
             )
-        fmt = registry.of(locked)
-        before = _state(locked)
+        before = _state(locked, fmt)
         was_closed = table.status == enums.TableStatus.CLOSED
-        result, game_line = change(locked, table, game, fmt, reason)
+        result, game_line = change(locked, table, game, reason)
         fmt.corrections.refresh(locked, table, actor)
         table.refresh_from_db()
         outcome = _Outcome(lines=[game_line])
         _keep_or_reopen(locked, table, was_closed=was_closed, entry=fmt.entry)
         for swap in fmt.corrections.downstream(locked, table):
-            _swap(locked, swap, actor, outcome, void_downstream=void_downstream)
+            _swap(locked, fmt, swap, actor, outcome, void_downstream=void_downstream)
             fmt.corrections.after_swap(locked, swap, actor)
-        outcome.lines += _differences(before, _state(locked), skip_tables={table.pk})
+        outcome.lines += _differences(before, _state(locked, fmt), skip_tables={table.pk})
         fingerprint = hashlib.sha256("\n".join(outcome.lines + outcome.blocked).encode()).hexdigest()[:16]
         if confirm != fingerprint or (outcome.blocked and not void_downstream):
             # Leaving the block with the exception rolls everything above back.
@@ -456,8 +485,6 @@ def _reopen_round(tournament: Tournament, rnd: Round, actor: User | None = None,
     """``rnd`` (and a finished tournament) runs again. Its tables not closed, and ``also``, are
     in play again: one whose number a table seated meanwhile holds gets a free number
     (``rounds.keep_numbers_apart``), audited, so that no two tables in play share a number."""
-    from tournament.play import rounds
-
     if rnd.status == enums.RoundStatus.FINISHED:
         rnd.status = enums.RoundStatus.RUNNING
         rnd.finished_at = None
@@ -470,10 +497,10 @@ def _reopen_round(tournament: Tournament, rnd: Round, actor: User | None = None,
         audit(tournament, actor, "table_renumbered", table=table.pk, was=was, number=table.number)
 
 
-def _swap(tournament: Tournament, swap: Swap, actor: User, outcome: _Outcome, *, void_downstream: bool) -> None:
+def _swap(
+    tournament: Tournament, fmt: Format, swap: Swap, actor: User, outcome: _Outcome, *, void_downstream: bool
+) -> None:
     """Hand a seat downstream to another player; its played games are voided too (when allowed)."""
-    from tournament.models import Player
-
     table = swap.table
     names = dict(Player.objects.filter(pk__in=[swap.leaves, swap.takes]).values_list("pk", "name"))
     where = naming.of_table(table)
@@ -514,15 +541,11 @@ def _swap(tournament: Tournament, swap: Swap, actor: User, outcome: _Outcome, *,
             )
         for game in played:
             _retire(game, GameStatus.VOIDED, actor, _("voided by a correction at an earlier table"))
-            from tournament.formats import registry
-
-            registry.of(tournament).corrections.give_back(tournament, table, game, actor)
+            fmt.corrections.give_back(tournament, table, game, actor)
     Seat.objects.filter(table=table, player_id=swap.leaves).update(player_id=swap.takes)
     locked = Table.objects.select_for_update().get(pk=table.pk)
     was_closed = locked.status == enums.TableStatus.CLOSED
-    from tournament.formats import registry
-
-    registry.of(tournament).corrections.refresh(tournament, locked, actor)
+    fmt.corrections.refresh(tournament, locked, actor)
     locked.refresh_from_db()
     if was_closed and locked.status == enums.TableStatus.PLAYING:
         locked.closed_at = None
@@ -541,10 +564,8 @@ _SEAT_FIELDS = ("games_won", "points", "chips", "place", "advances", "out_order"
 _STANDINGS_SEAT_FIELDS = ("games_won", "points", "place")
 
 
-def _state(tournament: Tournament) -> dict[str, Any]:
+def _state(tournament: Tournament, fmt: Format) -> dict[str, Any]:
     """Everything a correction may change, keyed for comparison (four queries)."""
-    from tournament.formats import registry
-
     seats = {
         (seat.table_id, seat.player_id): seat
         for seat in Seat.objects.filter(table__round__tournament=tournament).select_related("player", "table__round")
@@ -558,7 +579,6 @@ def _state(tournament: Tournament) -> dict[str, Any]:
             round_names[table.round_id], table.number, is_duel=table.is_duel, duel_for_place=table.duel_for_place
         )
         tables[table.pk] = (table.status, name)
-    fmt = registry.of(tournament)
     ranking = {row.player.pk: (row.place, row.player.name, row.points) for row in fmt.ranking(tournament)}
     seat_fields = _STANDINGS_SEAT_FIELDS if fmt.live_standings else _SEAT_FIELDS
     return {"seats": seats, "tables": tables, "ranking": ranking, "status": tournament.status, "fields": seat_fields}

@@ -116,13 +116,16 @@ def _run(request: HtmxHttpRequest, tournament: Tournament, table_id: int, action
     confirm = post.get("confirm", "")[:64]
     void_downstream = post.get("void_downstream") == "1"
     if action == "void":
-        game = corrections.void_game(**common, game_id=game_id, confirm=confirm, void_downstream=void_downstream)
+        game = corrections.void_game(
+            **common, fmt=registry.of(tournament), game_id=game_id, confirm=confirm, void_downstream=void_downstream
+        )
         return _("Game %(number)d is voided.") % {"number": game.number}
     entered, problem = read_card_entries(request)
     if problem:
         raise ServiceError(problem)
     game = corrections.correct_game(
         **common,
+        fmt=registry.of(tournament),
         game_id=game_id,
         winner_id=_int(post.get("winner")),
         loser_id=_int(post.get("loser")),

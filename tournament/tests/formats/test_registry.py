@@ -122,3 +122,18 @@ def test_the_branch_check_would_see_a_branch() -> None:
         "if format == 'knockout':",
     ]:
         assert BRANCH.search(line), line
+
+
+def test_the_play_core_never_looks_a_format_up() -> None:
+    """The formats' records name the play core's hooks (``CorrectionHooks``), so the play core
+    takes the format from its caller: no module of ``tournament/play/`` imports the registry,
+    at its top or inside a function (which is how the import cycle used to hide)."""
+    for path in sorted((ROOT / "tournament" / "play").glob("*.py")):
+        tree = ast.parse(path.read_text(), filename=str(path))
+        imported = {
+            node.module + "." + alias.name if node.module else alias.name
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom)
+            for alias in node.names
+        } | {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+        assert not any("registry" in name for name in imported), f"{path.name} imports the registry"

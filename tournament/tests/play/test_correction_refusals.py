@@ -18,6 +18,7 @@ from django.utils import translation
 
 from tournament import enums, simulation
 from tournament.errors import ServiceError
+from tournament.formats import registry
 from tournament.formats.knockout import rules as knockout
 from tournament.formats.knockout import services as knockout_services
 from tournament.models import AuditEntry, Round, Seat, Table
@@ -49,6 +50,7 @@ def correction(table: Table, game: Any = None, **extra: Any) -> dict[str, Any]:
     game = game or last_game(table)
     return {
         "tournament": table.round.tournament,
+        "fmt": registry.of(table.round.tournament),
         "actor": None,
         "table_id": table.pk,
         "game_id": game.pk,

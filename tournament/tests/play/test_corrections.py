@@ -44,6 +44,7 @@ def on_last_game(tournament: Tournament, table: Table) -> dict[str, Any]:
     """The organiser's correction of the table's last valid game, as the page posts it."""
     return {
         "tournament": tournament,
+        "fmt": registry.of(tournament),
         "actor": None,
         "table_id": table.pk,
         "game_id": last_game(table).pk,
@@ -316,6 +317,7 @@ def test_void_a_game_of_a_closed_table_reopens_it() -> None:
     asked, voided = confirmed(
         corrections.void_game,
         tournament=tournament,
+        fmt=registry.of(tournament),
         actor=None,
         table_id=table.pk,
         game_id=game.pk,
@@ -372,6 +374,7 @@ def test_a_corrected_game_cannot_be_corrected_again() -> None:
     with pytest.raises(ServiceError, match="already corrected or voided"):
         corrections.correct_game(
             tournament=tournament,
+            fmt=registry.of(tournament),
             actor=None,
             table_id=table.pk,
             game_id=old.pk,

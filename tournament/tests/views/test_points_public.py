@@ -20,6 +20,7 @@ from django.urls import reverse
 
 from games.models import Game, GameScore, GameStatus
 from tournament import enums
+from tournament.formats import registry
 from tournament.models import Player, Tournament
 from tournament.play import corrections
 from tournament.selectors import ranking as ranking_reads
@@ -181,6 +182,7 @@ def correct_last_game(tournament: Tournament, table_id: int) -> corrections.Conf
     with pytest.raises(corrections.ConfirmConsequences) as asked:
         corrections.correct_game(
             tournament=tournament,
+            fmt=registry.of(tournament),
             actor=None,
             table_id=table.pk,
             game_id=game.pk,
@@ -230,6 +232,7 @@ def test_games_csv_says_cards_as_cards_and_superseded(client, staff_user, night:
     winner = game.winner_id
     kwargs = {
         "tournament": tournament,
+        "fmt": registry.of(tournament),
         "actor": None,
         "table_id": table.pk,
         "game_id": game.pk,

@@ -21,6 +21,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from tournament import enums
+from tournament.formats import registry
 from tournament.models import Round, Table
 from tournament.play import corrections
 from tournament.selectors import audit as audit_reads
@@ -120,6 +121,7 @@ def test_the_correction_preview_names_rounds_as_the_pages_do(ended: Championship
     _a, b = ended.pattern[table.pk]
     kwargs = {
         "tournament": ended.tournament,
+        "fmt": registry.of(ended.tournament),
         "actor": None,
         "table_id": table.pk,
         "game_id": last_game(table).pk,

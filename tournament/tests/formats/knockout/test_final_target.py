@@ -18,6 +18,7 @@ from django.urls import reverse
 from games.models import GameStatus
 from tournament import enums, simulation
 from tournament.errors import ServiceError
+from tournament.formats import registry
 from tournament.formats.knockout import services as knockout_services
 from tournament.models import AuditEntry, Table, Tournament
 from tournament.play import corrections
@@ -157,6 +158,7 @@ def test_a_correction_of_the_final_stays_possible_after_the_refusal() -> None:
         knockout_services.set_final_target(tournament=tournament, actor=None, kind="points", target=50)
     kwargs = {
         "tournament": tournament,
+        "fmt": registry.of(tournament),
         "actor": None,
         "table_id": table.pk,
         "game_id": game.pk,

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from games.models import Game, GameStatus
 from tournament import enums
 from tournament.errors import ServiceError
+from tournament.formats import registry
 from tournament.formats.points import reads
 from tournament.formats.points import rules as points
 from tournament.formats.points import services as points_services
@@ -345,6 +346,7 @@ class TestPlayoff:
         game = Game.objects.get(table=table, status=GameStatus.VALID)
         kwargs = {
             "tournament": tournament,
+            "fmt": registry.of(tournament),
             "actor": None,
             "table_id": table.pk,
             "game_id": game.pk,
