@@ -23,6 +23,7 @@ from tournament.permissions import tournament_role
 from tournament.play.rounds import option_label
 from tournament.polling import polled
 from tournament.selectors import audit as audit_reads
+from tournament.selectors import day_plan as plan_reads
 from tournament.selectors import desk as desk_reads
 from tournament.selectors import play as play_reads
 from tournament.selectors import ranking as ranking_reads
@@ -79,6 +80,9 @@ def _rounds_context(
         "poll_url": poll_url + ("?" + "&".join(query) if query else ""),
         "counters": desk_reads.desk_counters(tournament),
         "refused_count": audit_reads.refused_count(tournament),
+        # The expected plan kept true by the games measured, and the tables holding the round up.
+        "day": plan_reads.read(tournament) if tournament.play_started else None,
+        "holding": plan_reads.holding_tables(tournament) if tournament.play_started else (),
         **fmt.rounds_context(tournament, rounds),
         **extra,
     }
