@@ -64,6 +64,7 @@ def _rounds_context(
     if len(pages) > 1:
         query.append(f"from={first}")
     poll_url = reverse("tournament:rounds", args=[tournament.pk])
+    running = tournament.status == enums.TournamentStatus.RUNNING
     return {
         "tournament": tournament,
         "fmt": fmt,
@@ -81,8 +82,8 @@ def _rounds_context(
         "counters": desk_reads.desk_counters(tournament),
         "refused_count": audit_reads.refused_count(tournament),
         # The expected plan kept true by the games measured, and the tables holding the round up.
-        "day": plan_reads.read(tournament) if tournament.play_started else None,
-        "holding": plan_reads.holding_tables(tournament) if tournament.play_started else (),
+        "day": plan_reads.read(tournament) if running else None,
+        "holding": plan_reads.holding_tables(tournament) if running else (),
         **fmt.rounds_context(tournament, rounds),
         **extra,
     }
