@@ -1,0 +1,81 @@
+"""The expected plan before the day: on a phone (390x844) and on the projector (1920x1080 and
+1280x720), read as a person reads it. Screenshots go to test-artifacts/screenshots/."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.urls import reverse
+from playwright.sync_api import expect
+
+from tournament import enums
+from tournament.models import Tournament
+from tournament.tests.browser.test_display_flow import (  # noqa: F401 (fixtures)
+    PHONE,
+    PROJECTOR,
+    open_projector,
+    public_context,
+    readability_problems,
+    shoot,
+    show_view,
+    view,
+)
+from tournament.tests.factories import PlayerFactory, TournamentFactory
+
+pytestmark = pytest.mark.browser
+
+SMALL_PROJECTOR = {"width": 1280, "height": 720}
+
+
+def championship(transactional_db: object) -> Tournament:
+    """The underwater championship's day: 23 registered, 2 on the waiting list, play at 10:00."""
+    tournament = TournamentFactory(
+        name="Österreichische Unterwasser-UNO-Staatsmeisterschaft", start_time=dt.time(10, 0), checklist=[]
+    )
+    Tournament.objects.filter(pk=tournament.pk).update(display_rotation_seconds=60)
+    PlayerFactory.create_batch(23, tournament=tournament)
+    PlayerFactory.create_batch(2, tournament=tournament, status=enums.PlayerStatus.WAITING)
+    return tournament
+
+
+def test_the_plan_on_a_phone_before_the_day(transactional_db, public_context) -> None:  # type: ignore[no-untyped-def]
+    tournament = championship(transactional_db)
+    page = public_context(PHONE).new_page()
+    page.goto(reverse("tournament:plan", args=[tournament.public_key]))
+    expect(page.get_by_role("heading", level=1)).to_have_text("Expected plan")
+    expect(page.locator(".day-plan-lead")).to_contain_text("With 23 players registered: Final expected at about")
+    expect(page.locator("table.day-plan").first.locator("tbody tr")).to_have_count(4)
+    expect(page.locator("table.day-plan").first.locator("tbody tr").first).to_contain_text("about 10:00")
+    expect(page.get_by_role("heading", level=2)).to_contain_text("If all 2 players on the waiting list come (25 players)")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # nothing runs off the side
+    shoot(page, "plan-phone")
+    # In German, the same page.
+    german = public_context(PHONE, locale="de-DE").new_page()
+    german.goto(reverse("tournament:plan", args=[tournament.public_key]))
+    expect(german.get_by_role("heading", level=1)).to_have_text("Voraussichtlicher Turnierplan")
+    assert german.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    shoot(german, "plan-phone-de")
+
+
+def test_the_plan_on_the_projector_before_the_day(transactional_db, public_context, open_projector) -> None:  # type: ignore[no-untyped-def]
+    tournament = championship(transactional_db)
+    projector = open_projector(tournament)
+    show_view(projector, "plan")
+    plan = view(projector, "plan")
+    expect(plan.locator("h2")).to_have_text("Expected plan")
+    expect(plan.locator(".pj-plan li")).to_have_count(4)
+    expect(plan.locator(".pj-plan li").first).to_contain_text("about 10:00")
+    expect(plan).to_contain_text("If everyone on the waiting list comes (25 players): Final at about")
+    shoot(projector, "plan-projector")
+    assert readability_problems(projector) == []
+    small = public_context(SMALL_PROJECTOR).new_page()
+    small.goto(reverse("tournament:projector", args=[tournament.public_key]))
+    expect(small.locator("#screen [data-view].active")).to_have_count(1)
+    show_view(small, "plan")
+    expect(view(small, "plan").locator(".pj-plan li")).to_have_count(4)
+    assert small.evaluate(
+        "[...document.querySelectorAll('.pj-plan li')].every((li) => li.getBoundingClientRect().bottom <= innerHeight)"
+    ), "every round of the plan fits the 1280x720 screen"
+    shoot(small, "plan-projector-1280")
+    assert PROJECTOR["width"] == 1920
