@@ -11,21 +11,16 @@ from playwright.sync_api import expect
 
 from tournament import enums
 from tournament.models import Tournament
-from tournament.tests.browser.test_display_flow import (  # noqa: F401 (fixtures)
-    PHONE,
-    PROJECTOR,
-    open_projector,
-    public_context,
-    readability_problems,
-    shoot,
-    show_view,
-    view,
-)
+from tournament.tests.browser import test_display_flow as display_flow
+from tournament.tests.browser.test_display_flow import PHONE, PROJECTOR, readability_problems, shoot, show_view, view
 from tournament.tests.factories import PlayerFactory, TournamentFactory
 
 pytestmark = pytest.mark.browser
 
 SMALL_PROJECTOR = {"width": 1280, "height": 720}
+# The projector's and the phone's fixtures, shared with the display flow.
+public_context = display_flow.public_context
+open_projector = display_flow.open_projector
 
 
 def championship(transactional_db: object) -> Tournament:
@@ -47,7 +42,9 @@ def test_the_plan_on_a_phone_before_the_day(transactional_db, public_context) ->
     expect(page.locator(".day-plan-lead")).to_contain_text("With 23 players registered: Final expected at about")
     expect(page.locator("table.day-plan").first.locator("tbody tr")).to_have_count(4)
     expect(page.locator("table.day-plan").first.locator("tbody tr").first).to_contain_text("about 10:00")
-    expect(page.get_by_role("heading", level=2)).to_contain_text("If all 2 players on the waiting list come (25 players)")
+    expect(page.get_by_role("heading", level=2)).to_contain_text(
+        "If all 2 players on the waiting list come (25 players)"
+    )
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # nothing runs off the side
     shoot(page, "plan-phone")
     # In German, the same page.
