@@ -19,10 +19,12 @@ from tournament.models import Round, Table, Tournament
 from tournament.selectors import day_plan as plan_reads
 from tournament.tests.factories import PlayerFactory, TournamentFactory
 from tournament.tests.helpers import seated, set_dealer, url
+from tournament.tests.settings_page import organiser_login, settings_data
 from tournament.tests.views.scenarios import field, lose, start_round, win
 from tournament.tests.views.test_query_counts import quick_field
 
 pytestmark = pytest.mark.django_db
+organiser = organiser_login
 
 
 def _plan_page(client: Client, tournament: Tournament) -> str:
@@ -183,3 +185,31 @@ def test_the_plan_pages_cost_the_same_at_20_and_500_players(client: Client, staf
         counts |= {f"during/{name}": _count(client, path) for name, path in paths.items()}
         found[size] = counts
     assert found[20] == found[500] == PINNED, found
+
+
+@pytest.mark.parametrize(
+    ("field", "bad"),
+    [
+        ("start_time", "25:61"),
+        ("minutes_between_rounds", "-5"),
+        ("game_minutes_preferred", "0"),
+        ("game_minutes_largest", "x"),
+    ],
+)
+def test_the_plan_settings_refuse_bad_values_and_keep_good_ones(organiser, field: str, bad: str) -> None:  # type: ignore[no-untyped-def]
+    tournament = TournamentFactory()
+    client = organiser(tournament)
+    response = client.post(url("settings", tournament), settings_data(tournament, **{field: bad}))
+    assert response.status_code == 422 and "errorlist" in response.content.decode()  # refused, with its reason
+    before = Tournament.objects.get(pk=tournament.pk)
+    assert (before.start_time, before.minutes_between_rounds, before.game_minutes_preferred) == (None, 5, 6)
+    good = {"start_time": "17:00", "minutes_between_rounds": "10", "game_minutes_preferred": "7"}
+    response = client.post(url("settings", tournament), settings_data(tournament, **good))
+    assert response.status_code in {200, 302}
+    after = Tournament.objects.get(pk=tournament.pk)
+    assert (after.start_time, after.minutes_between_rounds, after.game_minutes_preferred) == (dt.time(17, 0), 10, 7)
+    # The plan starts then, with the break between rounds.
+    PlayerFactory.create_batch(9, tournament=tournament)
+    rows = plan_reads.read(after).plan.rows
+    assert rows[0].start is not None and timezone.localtime(rows[0].start).strftime("%H:%M") == "17:00"
+    assert rows[1].start is not None and rows[1].start - rows[0].start >= dt.timedelta(minutes=rows[0].minutes + 5)
