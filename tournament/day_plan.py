@@ -27,7 +27,9 @@ Decisions (what the rules do not say):
   come, and the times after them move.
 - During the day the minutes per game follow this tournament's measured games: the median of
   each game's length divided by its typical length at its table size (``pace``), once
-  ``MEASURED_ENOUGH`` games are measured. A median, so one slow table does not move the day.
+  ``MEASURED_ENOUGH`` games are measured. A median, so one slow table does not move the day; games
+  typed in within a minute of the one before are not measured (a paper slip entered at once), and
+  the pace stays within ``PACE_BOUNDS``.
 """
 
 from __future__ import annotations
@@ -46,6 +48,12 @@ from tournament.formats.points import rules as points
 POINTS_PER_HAND = 25
 # Measured games before the measured pace replaces the settings' game length.
 MEASURED_ENOUGH = 3
+# A game measured shorter than this is not a game's length: games typed in together from a paper
+# slip, or after the table was decided, follow each other within seconds. Left out.
+SHORTEST_GAME_MINUTES = 1.0
+# The measured pace is kept within these bounds of the settings' game length (a first hour of a
+# few games must not put the final at lunchtime or at midnight).
+PACE_BOUNDS = (0.25, 4.0)
 # A life-bands plan stops after this many waves (never reached: every wave seats or ends someone).
 MOST_WAVES = 500
 
@@ -533,7 +541,8 @@ class MeasuredGame:
 
 def game_lengths(games: Iterable[MeasuredGame]) -> list[tuple[int, float]]:
     """Each game's (table size, minutes): from the game before it at its table, or the table's
-    start for its first game. A game whose start is unknown is left out."""
+    start for its first game. A game whose start is unknown, or shorter than
+    ``SHORTEST_GAME_MINUTES``, is left out."""
     by_table: dict[int, list[MeasuredGame]] = {}
     for game in games:
         by_table.setdefault(game.table, []).append(game)
@@ -542,19 +551,23 @@ def game_lengths(games: Iterable[MeasuredGame]) -> list[tuple[int, float]]:
         table_games.sort(key=lambda game: game.entered)
         before = table_games[0].table_started
         for game in table_games:
-            if before is not None and game.entered >= before:
-                found.append((game.size, (game.entered - before).total_seconds() / 60))
+            if before is not None:
+                minutes = (game.entered - before).total_seconds() / 60
+                if minutes >= SHORTEST_GAME_MINUTES:
+                    found.append((game.size, minutes))
             before = game.entered
     return found
 
 
 def measured_pace(lengths: Sequence[tuple[int, float]], timing: Timing) -> float | None:
-    """The median of each measured game's minutes over its typical minutes at its size; None
-    before ``MEASURED_ENOUGH`` games."""
+    """The median of each measured game's minutes over its typical minutes at its size, within
+    ``PACE_BOUNDS``; None before ``MEASURED_ENOUGH`` games."""
     if len(lengths) < MEASURED_ENOUGH:
         return None
     found = median([minutes / timing.typical(size) for size, minutes in lengths])
-    return None if found is None or found <= 0 else found
+    if found is None:
+        return None
+    return min(max(found, PACE_BOUNDS[0]), PACE_BOUNDS[1])
 
 
 def with_pace(timing: Timing, pace: float | None) -> Timing:

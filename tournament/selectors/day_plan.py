@@ -27,7 +27,8 @@ import datetime as dt
 from collections import Counter
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Q
+from django.db.models import Count, F, Max, Q
+from django.db.models.functions import TruncMinute
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -259,22 +260,28 @@ def read(tournament: Tournament, now: dt.datetime | None = None) -> DayPlan:
 
 @dataclass(frozen=True)
 class HoldingTable:
-    """A table still playing in a running round: its name, games so far, since when."""
+    """A table still playing in a running round: its name, games so far, since when, its last game."""
 
     name: str
     games: int
     started_at: dt.datetime | None
+    last_game_at: dt.datetime | None
 
 
 def holding_tables(tournament: Tournament) -> tuple[HoldingTable, ...]:
-    """The ``HOLDING_TABLES`` tables of the running rounds playing longest (the earliest started,
-    then the most games): the ones holding the round up. One query (the rounds page counts the
-    playing tables itself)."""
+    """The ``HOLDING_TABLES`` tables of the running rounds that hold them up: playing longest (the
+    earliest started, to the minute), then the longest without a result (no game yet first, then the oldest last
+    game). One query (the rounds page counts the playing tables itself)."""
     running = Round.objects.filter(tournament=tournament, status=enums.RoundStatus.RUNNING).values("id")
+    valid = Q(games__status=GameStatus.VALID)
     playing = (
         Table.objects.filter(round_id__in=running, status=enums.TableStatus.PLAYING)
-        .annotate(valid_games=Count("games", filter=Q(games__status=GameStatus.VALID)))
+        .annotate(valid_games=Count("games", filter=valid), last_game_at=Max("games__entered_at", filter=valid))
         .select_related("round")
-        .order_by("started_at", "-valid_games", "number")[:HOLDING_TABLES]
+        # Tables seated together start within the same minute: by the minute, then their last result.
+        .order_by(TruncMinute("started_at"), F("last_game_at").asc(nulls_first=True), "number")[:HOLDING_TABLES]
     )
-    return tuple(HoldingTable(naming.of_table(table), table.valid_games, table.started_at) for table in playing)
+    return tuple(
+        HoldingTable(naming.of_table(table), table.valid_games, table.started_at, table.last_game_at)
+        for table in playing
+    )

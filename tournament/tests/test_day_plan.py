@@ -202,3 +202,17 @@ def test_rounded_to_five_minutes() -> None:
     assert day_plan.rounded(dt.datetime(2026, 5, 16, 17, 38, 40)).strftime("%H:%M") == "17:40"
     assert day_plan.rounded(dt.datetime(2026, 5, 16, 17, 57, 31)).strftime("%H:%M") == "18:00"
     assert day_plan.rounded(dt.datetime(2026, 5, 16, 23, 58)).strftime("%d %H:%M") == "17 00:00"
+
+
+def test_games_typed_in_at_once_are_no_measure_and_the_pace_stays_within_bounds() -> None:
+    timing = day_plan.Timing(3, 4, 6, 8)
+    # A paper slip typed in after the table ended: one long "game", then games seconds apart.
+    slip = [
+        day_plan.MeasuredGame(1, 3, START, START + dt.timedelta(minutes=40, seconds=seconds))
+        for seconds in (0, 10, 20, 30)
+    ]
+    assert day_plan.game_lengths(slip) == [(3, 40.0)]
+    fast = [(3, 1.0)] * 5
+    slow = [(3, 300.0)] * 5
+    assert day_plan.measured_pace(fast, timing) == day_plan.PACE_BOUNDS[0]
+    assert day_plan.measured_pace(slow, timing) == day_plan.PACE_BOUNDS[1]

@@ -4,13 +4,15 @@
 from __future__ import annotations
 
 import datetime as dt
+import random
+import re
 
 import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from tournament import enums
-from tournament.models import Tournament
+from tournament import desk, enums, simulation
+from tournament.models import StaffRole, Tournament
 from tournament.tests.browser import test_display_flow as display_flow
 from tournament.tests.browser.test_display_flow import PHONE, PROJECTOR, readability_problems, shoot, show_view, view
 from tournament.tests.factories import PlayerFactory, TournamentFactory
@@ -76,3 +78,31 @@ def test_the_plan_on_the_projector_before_the_day(transactional_db, public_conte
     ), "every round of the plan fits the 1280x720 screen"
     shoot(small, "plan-projector-1280")
     assert PROJECTOR["width"] == 1920
+
+
+def test_during_the_day_the_projector_says_when_the_final_comes_and_the_organiser_sees_who_holds_up(  # type: ignore[no-untyped-def]
+    transactional_db, open_projector, new_tablet, organiser
+) -> None:
+    tournament = simulation.create_field(fmt=enums.Format.KNOCKOUT, players=15, seed=display_flow.SEED)
+    desk.save_settings(tournament=tournament, actor=None, start_time=dt.time(10, 0), display_rotation_seconds=60)
+    StaffRole.objects.create(tournament=tournament, user=organiser, role=enums.Role.ORGANISER)
+    rnd = display_flow.seat_round_1(tournament)
+    display_flow.play_partly(tournament, rnd, random.Random(display_flow.SEED), decided=2, games=2)
+    projector = open_projector(tournament)
+    show_view(projector, "plan")
+    plan = view(projector, "plan")
+    expect(plan.locator(".pj-plan-final")).to_have_text(re.compile(r"^Final expected at about \d\d:\d\d$"))
+    expect(plan.locator(".pj-plan li")).to_have_count(3)  # the lucky-loser round, main round 2, the final
+    shoot(projector, "plan-projector-during")
+    assert readability_problems(projector) == []
+    page = new_tablet(organiser.username)
+    page.goto(reverse("tournament:rounds", args=[tournament.pk]))
+    card = page.locator(".day-plan-card")
+    expect(card).to_contain_text("3 tables still play. Holding the round up:")
+    expect(card.locator(".day-plan-holding-list li")).to_have_count(3)
+    # The table without a result yet first, then the tables whose last game is oldest.
+    expect(card.locator(".day-plan-holding-list li").first).to_contain_text("Table 5: 0 games")
+    expect(card.locator(".day-plan-holding-list li").nth(1)).to_contain_text("2 games")
+    expect(card).not_to_contain_text("Measured so far")  # games typed in within seconds are no measure
+    card.scroll_into_view_if_needed()
+    shoot(page, "plan-rounds-page")
