@@ -36,6 +36,7 @@ from django.utils.translation import ngettext
 from games.models import Game, GameStatus
 from tournament import day_plan, enums, naming
 from tournament.formats import registry
+from tournament.formats.base import FormatError
 from tournament.models import Player, Round, Table, Tournament
 
 # The tables named on the rounds page as holding the round up.
@@ -174,10 +175,19 @@ def _anchor(plan: day_plan.ExpectedPlan, rounds: list[dict[str, object]]) -> tup
     return found
 
 
+def _expected(tournament: Tournament, players: int) -> day_plan.ExpectedPlan:
+    """The format's expected plan for ``players``; none where its planner cannot seat them with
+    these settings (the page then says there is no plan yet)."""
+    try:
+        found = registry.of(tournament).expected_plan(tournament, players)
+    except FormatError:
+        found = None
+    return found or day_plan.ExpectedPlan(players, ())
+
+
 def read(tournament: Tournament, now: dt.datetime | None = None) -> DayPlan:
     """The plan of ``tournament`` as of ``now``: three queries (the counts, the tables with their
     sizes and rounds, the games' times), whatever the field."""
-    fmt = registry.of(tournament)
     timing = timing_of(tournament)
     start = start_of(tournament)
     counts = Player.objects.filter(tournament=tournament).aggregate(
@@ -232,12 +242,12 @@ def read(tournament: Tournament, now: dt.datetime | None = None) -> DayPlan:
         )
     pace = day_plan.measured_pace(lengths, timing)
     paced = day_plan.with_pace(timing, pace)
-    plan = fmt.expected_plan(tournament, players) or day_plan.ExpectedPlan(players, ())
+    plan = _expected(tournament, players)
     anchor = _anchor(plan, rounds) if started else None
     shown = _shown(tournament, plan, paced, start, anchor, (now or timezone.now()) if anchor else None)
     with_waiting = None
     if not started and counts["waiting"]:
-        more = fmt.expected_plan(tournament, players + counts["waiting"]) or day_plan.ExpectedPlan(players, ())
+        more = _expected(tournament, players + counts["waiting"])
         with_waiting = _shown(tournament, more, paced, start)
     median = day_plan.median([minutes for _size, minutes in lengths])
     return DayPlan(

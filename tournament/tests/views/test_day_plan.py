@@ -213,3 +213,10 @@ def test_the_plan_settings_refuse_bad_values_and_keep_good_ones(organiser, field
     rows = plan_reads.read(after).plan.rows
     assert rows[0].start is not None and timezone.localtime(rows[0].start).strftime("%H:%M") == "17:00"
     assert rows[1].start is not None and rows[1].start - rows[0].start >= dt.timedelta(minutes=rows[0].minutes + 5)
+
+
+def test_settings_the_planner_cannot_seat_give_no_plan_not_an_error(client: Client) -> None:
+    tournament = TournamentFactory(table_size=5, table_size_max=5, final_size=5)
+    PlayerFactory.create_batch(7, tournament=tournament)
+    page = _plan_page(client, tournament)
+    assert "Expected plan" in page
