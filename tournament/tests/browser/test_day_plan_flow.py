@@ -106,3 +106,17 @@ def test_during_the_day_the_projector_says_when_the_final_comes_and_the_organise
     expect(card).not_to_contain_text("Measured so far")  # games typed in within seconds are no measure
     card.scroll_into_view_if_needed()
     shoot(page, "plan-rounds-page")
+
+
+def test_the_printed_plan(transactional_db, new_tablet, organiser) -> None:  # type: ignore[no-untyped-def]
+    tournament = TournamentFactory(
+        format=enums.Format.LIFE_BANDS, game=enums.Game.SCHOCKEN, start_time=dt.time(17, 0), checklist=[]
+    )
+    PlayerFactory.create_batch(23, tournament=tournament)
+    StaffRole.objects.create(tournament=tournament, user=organiser, role=enums.Role.ORGANISER)
+    page = new_tablet(organiser.username)
+    page.goto(reverse("tournament:print_pack", args=[tournament.pk]))
+    page.get_by_role("link", name="Expected plan").click()
+    expect(page.locator(".plan-sheet")).to_contain_text("With 23 players registered: Grand final expected at about")
+    expect(page.locator(".plan-sheet tbody tr").first).to_contain_text("about 17:00")
+    shoot(page, "plan-print")
