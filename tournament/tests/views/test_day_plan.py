@@ -220,3 +220,17 @@ def test_settings_the_planner_cannot_seat_give_no_plan_not_an_error(client: Clie
     PlayerFactory.create_batch(7, tournament=tournament)
     page = _plan_page(client, tournament)
     assert "Expected plan" in page
+
+
+@pytest.mark.parametrize("fmt", [enums.Format.KNOCKOUT, enums.Format.LIFE_BANDS, enums.Format.POINTS])
+def test_during_the_day_every_format_follows_the_round_under_way(fmt: str) -> None:
+    tournament = field(fmt, 12, seed=5)  # no start time: the round under way gives the times
+    rnd = start_round(tournament, seed=5)
+    tournament.refresh_from_db()
+    found = plan_reads.read(tournament, rnd.started_at)
+    assert found.started and found.with_waiting is None and found.plan.players == 12
+    first, last = found.plan.rows[0], found.plan.last
+    assert first.started and first.start == rnd.started_at
+    assert last is not None and not last.started and last.start is not None and last.start > rnd.started_at
+    starts = [row.start for row in found.plan.rows]
+    assert starts == sorted(starts)  # type: ignore[type-var]
