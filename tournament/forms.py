@@ -143,6 +143,10 @@ class TournamentSettingsForm(forms.ModelForm):
         "capacity",
         "entry_fee",
         "confirm_results",
+        "start_time",
+        "minutes_between_rounds",
+        "game_minutes_preferred",
+        "game_minutes_largest",
         "display_rotation_seconds",
         "display_language",
         "listed",
@@ -171,11 +175,18 @@ class TournamentSettingsForm(forms.ModelForm):
                 if name != "scoring_table"  # its own form (ScoringForm)
             ),
             "confirm_results",
+            "start_time",
+            "minutes_between_rounds",
+            "game_minutes_preferred",
+            "game_minutes_largest",
             "display_rotation_seconds",
             "display_language",
             "listed",
         ]
-        widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
+        widgets = {
+            "date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+            "start_time": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+        }
 
     def clean_date(self) -> object:
         value = self.cleaned_data.get("date")

@@ -261,6 +261,39 @@ class Tournament(models.Model):
         ),
     )
 
+    # The expected plan of the day (``tournament.day_plan``): when play starts, what a game takes.
+    start_time = models.TimeField(
+        _("start of play"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "When the first round starts on the tournament's date (for example 10:00). "
+            "The expected plan gives its times from it."
+        ),
+    )
+    minutes_between_rounds = models.PositiveSmallIntegerField(
+        _("minutes between rounds"),
+        default=5,
+        validators=[MaxValueValidator(240)],
+        help_text=_("The break the expected plan leaves between one round and the next."),
+    )
+    game_minutes_preferred = models.PositiveSmallIntegerField(
+        _("minutes per game at a table of the preferred size"),
+        default=6,
+        validators=[MinValueValidator(1), MaxValueValidator(120)],
+        help_text=_(
+            "A typical game, for the expected plan. A table plays until it is decided: a race to the games "
+            "it needs (knockout), until enough players lost their chips (life bands; after sharp play "
+            "begins a game takes half as long, one half instead of two), or its games of the round "
+            "(points). Once games are recorded, the plan follows their measured median length."
+        ),
+    )
+    game_minutes_largest = models.PositiveSmallIntegerField(
+        _("minutes per game at a table of the largest size"),
+        default=8,
+        validators=[MinValueValidator(1), MaxValueValidator(120)],
+    )
+
     display_rotation_seconds = models.PositiveSmallIntegerField(
         _("projector: seconds per view"), default=15, validators=[MinValueValidator(3)]
     )

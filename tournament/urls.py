@@ -26,11 +26,13 @@ urlpatterns = [
     path("p/<public_key:public_key>/screen/", display.projector_screen, name="projector_screen"),
     path("p/<public_key:public_key>/find/", display.find, name="find"),
     path("p/<public_key:public_key>/api.json", display.api, name="api"),
+    path("p/<public_key:public_key>/plan/", display.plan, name="plan"),
     # The old addresses by number: a redirect to the above while the tournament is listed, else 404.
     path("p/<int:tournament_id>/", display.by_number, {"page": "projector"}, name="projector_by_number"),
     path("p/<int:tournament_id>/screen/", display.by_number, {"page": "projector_screen"}, name="screen_by_number"),
     path("p/<int:tournament_id>/find/", display.by_number, {"page": "find"}, name="find_by_number"),
     path("p/<int:tournament_id>/api.json", display.by_number, {"page": "api"}, name="api_by_number"),
+    path("p/<int:tournament_id>/plan/", display.by_number, {"page": "plan"}, name="plan_by_number"),
     path("", desk.home, name="home"),
     path("sw.js", offline.service_worker, name="service_worker"),
     path("accessibility/", accessibility.statement, name="accessibility"),
@@ -76,6 +78,7 @@ urlpatterns = [
         name="print_result_slips",
     ),
     path("t/<int:tournament_id>/print/ranking/", printing.ranking, name="print_ranking"),
+    path("t/<int:tournament_id>/print/plan/", printing.plan, name="print_plan"),
     path("t/<int:tournament_id>/settings/", organiser.tournament_settings, name="settings"),
     path("t/<int:tournament_id>/settings/checklist/", organiser.add_checklist_item, name="add_checklist_item"),
     path(

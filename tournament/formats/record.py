@@ -236,6 +236,10 @@ class Format:
     # The rules the ranking follows as the organiser set them, in sentences (points: what a missed
     # round counts, how ties are broken); the ranking page and the printed ranking show them.
     ranking_notes: Callable[[Tournament], list[str]] = field(default=lambda tournament: [])
+    # The expected plan of the day for a count of players (``tournament.day_plan``, read by
+    # ``selectors.day_plan``) and the minutes after which its tables play sharp (None: never).
+    expected_plan: Callable[[Tournament, int], Any] = field(default=lambda tournament, players: None)
+    expected_sharp_play: Callable[[Tournament], int | None] = field(default=lambda tournament: None)
 
     def rule_label(self, code: str) -> Label:
         return self.rule_labels.get(code, "")
@@ -268,7 +272,13 @@ def build(
     modules = {name: importlib.import_module(f"tournament.formats.{slug}.{name}") for name in PACKAGE_MODULES}
     rules, services, reads, dry_run = (modules[name] for name in PACKAGE_MODULES)
     # What a format has only where it needs it (the record's defaults otherwise).
-    optional = ((reads, "settings_notes"), (services, "settings_saved"), (reads, "ranking_notes"))
+    optional = (
+        (reads, "settings_notes"),
+        (services, "settings_saved"),
+        (reads, "ranking_notes"),
+        (reads, "expected_plan"),
+        (reads, "expected_sharp_play"),
+    )
     folder = f"formats/{slug}"
     return Format(
         slug=slug,

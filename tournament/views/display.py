@@ -35,6 +35,7 @@ from tournament.formats import registry
 from tournament.models import Tournament
 from tournament.polling import POLL_SECONDS as POLL_SECONDS_STAFF
 from tournament.polling import answer_if_unchanged, etag_for, short_hash
+from tournament.selectors import day_plan as plan_reads
 from tournament.selectors import public
 from tournament.selectors import screen as screen_reads
 
@@ -194,7 +195,10 @@ def _screen(state: versions.State, language: str, cycle: int = 0) -> renderings.
         # The read too: round and stage labels are translated as it is built.
         with translation.override(language):
             snap = screen_reads.read(tournament, cycle)
-            html = render_to_string("tournament/display/_screen.html", screen_context(snap))
+            context = screen_context(snap)
+            # The expected plan: the welcome view before the day, "final expected at about" during it.
+            context["day"] = plan_reads.read(tournament) if not snap.finished else None
+            html = render_to_string("tournament/display/_screen.html", context)
         return tournament.version, html.encode()
 
     name = f"screen:{language}" if cycle == 0 else f"screen:{language}:{cycle}"
@@ -306,6 +310,17 @@ def find(request: HttpRequest, public_key: str) -> HttpResponse:
         "public_page": True,
     }
     return _revalidate(render(request, "tournament/display/find.html", context), state.listed)
+
+
+@require_GET
+def plan(request: HttpRequest, public_key: str) -> HttpResponse:
+    """The expected plan of the day (``selectors.day_plan``): before the day for the players
+    registered (and with the waiting list), during it kept true by the games measured. In the
+    visitor's language, like the phone page."""
+    state = _state_or_404(public_key)
+    tournament = get_object_or_404(Tournament, pk=state.tournament_id)
+    context = {"tournament": tournament, "day": plan_reads.read(tournament), "public_page": True}
+    return _revalidate(render(request, "tournament/display/plan.html", context), state.listed)
 
 
 def _api_tag(public_key: str, version: int, language: str) -> str:

@@ -29,6 +29,7 @@ from tournament.formats import registry
 from tournament.http import HtmxHttpRequest
 from tournament.models import Round, Tournament
 from tournament.permissions import tournament_role
+from tournament.selectors import day_plan as plan_reads
 from tournament.selectors import printing as reads
 from tournament.streaming import ReadableStream, streamed_page
 
@@ -138,6 +139,13 @@ def ranking(request: HtmxHttpRequest, tournament: Tournament) -> ReadableStream:
     return streamed_page(
         request, "tournament/print/ranking.html", context, "tournament/print/_ranking_rows.html", parts
     )
+
+
+@require_GET
+@tournament_role(enums.Role.DESK)
+def plan(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
+    """The expected plan on one sheet, for the notice board before the day and the desk on it."""
+    return render(request, "tournament/print/plan.html", _context(tournament, day=plan_reads.read(tournament)))
 
 
 def _sheets(

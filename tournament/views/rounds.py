@@ -23,6 +23,7 @@ from tournament.permissions import tournament_role
 from tournament.play.rounds import option_label
 from tournament.polling import polled
 from tournament.selectors import audit as audit_reads
+from tournament.selectors import day_plan as plan_reads
 from tournament.selectors import desk as desk_reads
 from tournament.selectors import play as play_reads
 from tournament.selectors import ranking as ranking_reads
@@ -63,6 +64,7 @@ def _rounds_context(
     if len(pages) > 1:
         query.append(f"from={first}")
     poll_url = reverse("tournament:rounds", args=[tournament.pk])
+    running = tournament.status == enums.TournamentStatus.RUNNING
     return {
         "tournament": tournament,
         "fmt": fmt,
@@ -79,6 +81,9 @@ def _rounds_context(
         "poll_url": poll_url + ("?" + "&".join(query) if query else ""),
         "counters": desk_reads.desk_counters(tournament),
         "refused_count": audit_reads.refused_count(tournament),
+        # The expected plan kept true by the games measured, and the tables holding the round up.
+        "day": plan_reads.read(tournament) if running else None,
+        "holding": plan_reads.holding_tables(tournament) if running else (),
         **fmt.rounds_context(tournament, rounds),
         **extra,
     }

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from games.models import GameStatus
-from tournament import enums, naming
+from tournament import day_plan, enums, naming
 from tournament.formats.knockout import rules as knockout
 from tournament.formats.record import START_NUMBER_RULE, Label, PublicExtras, RankedPlayer, Standing, ranked_players
 from tournament.models import Player, Round, Seat, Table, Tournament
@@ -264,3 +264,24 @@ def counts_card_points(table: Table) -> bool:
     """Only a final to points counts card points (a final to wins is seated without a points
     target: ``services.final_table_fields``)."""
     return table.points_target is not None
+
+
+def expected_plan(tournament: Tournament, players: int) -> day_plan.ExpectedPlan:
+    """The rounds the planner would seat for ``players`` (``tournament.day_plan``)."""
+    settings = knockout.KnockoutSettings(  # as the services seat with them
+        preferred=tournament.table_size,
+        largest=tournament.table_size_max,
+        final_size=tournament.final_size,
+        wins_needed=tournament.wins_needed,
+        wins_needed_large_table=tournament.wins_needed_large_table,
+        points_target=tournament.final_points_target,
+        final_target_kind=tournament.final_target_kind,
+        final_wins_target=tournament.final_wins_target,
+        duel_wins_needed=tournament.duel_wins_needed,
+    )
+    return day_plan.knockout_plan(players, settings)
+
+
+def expected_sharp_play(tournament: Tournament) -> int | None:
+    """UNO has no sharp play."""
+    return None

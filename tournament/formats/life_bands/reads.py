@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from games.models import GameStatus
-from tournament import enums, naming
+from tournament import day_plan, enums, naming
 from tournament.formats.life_bands import rules as life_bands
 from tournament.formats.record import START_NUMBER_RULE, Label, PublicExtras, Standing, ranked_players
 from tournament.models import LedgerEntry, Player, PoolEntry, Round, Seat, Table, Tournament
@@ -450,3 +450,21 @@ def default_checklist() -> list[str]:
 def counts_card_points(table: Table) -> bool:
     """Schocken counts lids, not cards."""
     return False
+
+
+def expected_plan(tournament: Tournament, players: int) -> day_plan.ExpectedPlan:
+    """The main rounds the planner would seat for ``players``, the consolation beside them and the
+    grand final (``tournament.day_plan``)."""
+    return day_plan.life_bands_plan(
+        players,
+        preferred=tournament.table_size,
+        largest=tournament.table_size_max,
+        bands=tournament.life_bands,
+        chips=tournament.chips_per_table,
+        chips_grand_final=tournament.chips_grand_final,
+    )
+
+
+def expected_sharp_play(tournament: Tournament) -> int | None:
+    """Every table but the grand final plays one half only after ``sharp_play_minutes``."""
+    return tournament.sharp_play_minutes

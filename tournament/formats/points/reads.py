@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from games.models import GameScore, GameStatus
-from tournament import enums
+from tournament import day_plan, enums
 from tournament.formats.points import rules as points
 from tournament.formats.record import Label, PublicExtras, RankedPlayer, Standing, ranked_players
 from tournament.models import Player, Round, Seat, Table, Tournament
@@ -405,3 +405,20 @@ def default_checklist() -> list[str]:
 def counts_card_points(table: Table) -> bool:
     """Every game counts the cards left in hand as penalty points."""
     return True
+
+
+def expected_plan(tournament: Tournament, players: int) -> day_plan.ExpectedPlan:
+    """The planned rounds of ``players`` (``tournament.day_plan``); play-offs are not planned."""
+    return day_plan.points_plan(
+        players,
+        preferred=tournament.table_size,
+        largest=tournament.table_size_max,
+        rounds=tournament.rounds_planned,
+        games_per_round=tournament.games_per_round,
+        limit_minutes=tournament.round_time_limit_minutes,
+    )
+
+
+def expected_sharp_play(tournament: Tournament) -> int | None:
+    """UNO has no sharp play."""
+    return None

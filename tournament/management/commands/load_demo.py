@@ -99,6 +99,10 @@ class Command(BaseCommand):
             returnable=RETURNABLE,
             windows=[window],
         )
+        # The championship's rules: "Anmeldung von 09:00-09:30 ..., Spiel-Beginn 10 Uhr" (the expected plan's start).
+        tournament = desk.save_settings(
+            tournament=tournament, actor=organiser, start_time=datetime.time(10, 0)
+        ).tournament
         for staff_name, staff_password, role in STAFF:
             # A password creates the account (add_staff refuses a taken name); a demo login left from
             # an earlier demo tournament just gets its role again.

@@ -65,6 +65,7 @@ SKIPPED = {
     "tournament:screen_by_number": "redirects to the projector's screen",
     "tournament:find_by_number": "redirects to the phone page",
     "tournament:api_by_number": "redirects to api.json",
+    "tournament:plan_by_number": "redirects to the expected plan",
     "logout": "POST only: logs out and redirects",
     # The projector's polled fragment: audited inside the projector page, where it is shown.
     "tournament:projector_screen": "a fragment of the projector, audited there",
@@ -102,11 +103,13 @@ SKIPPED_NAMESPACES = ("admin:",)
 UNLINKED: dict[str, tuple[str, Callable[[scenarios.Scenario], str]]] = {
     "login": (PUBLIC, lambda s: reverse("login")),
     "tournament:accessibility": (PUBLIC, lambda s: reverse("tournament:accessibility")),
+    # The expected plan of the day (the phone page links to it; named here so it is audited in any case).
+    "tournament:plan": (PUBLIC, lambda s: reverse("tournament:plan", args=[s.ready.public_key])),
     # The desk keeps equipment only where an item is handed back (arranged below).
     "tournament:equipment": (enums.Role.DESK, lambda s: reverse("tournament:equipment", args=[s.tournament.pk])),
 }
 # The public pages look the same to staff: audited once, without a login.
-PUBLIC_PAGES = {"tournament:projector", "tournament:find", "tournament:accessibility"}
+PUBLIC_PAGES = {"tournament:projector", "tournament:find", "tournament:accessibility", "tournament:plan"}
 # Patterns audited once per table state (dealer pick, playing, decided), not once in all.
 EACH_VARIANT = {"tournament:referee_table", "tournament:table_corrections"}
 

@@ -526,7 +526,7 @@ def measure(client: Client, staff_user, fmt: str, size: int) -> tuple[dict[str, 
 PINNED: dict[str, dict[str, int]] = {
     enums.Format.KNOCKOUT: {
         "round1/referee_tables": 9,
-        "round1/rounds": 12,  # + the playing tables named (read apart: the tables are paged)
+        "round1/rounds": 16,  # + the playing tables named (read apart); + the plan, the tables holding up (issue 30)
         "round1/ranking": 9,
         "round1/export_standings": 8,
         "round1/export_games": 7,
@@ -539,12 +539,12 @@ PINNED: dict[str, dict[str, int]] = {
         "round1/referee_table_decided": 10,
         "round1/referee_table_playing": 10,
         "round1/referee_table_fresh": 9,
-        "round1/projector": 4,
-        "round1/projector_screen": 4,
+        "round1/projector": 7,  # + the expected plan: counts, tables, games (issue 30)
+        "round1/projector_screen": 7,  # + the expected plan: counts, tables, games (issue 30)
         "round1/api": 4,
         "round1/find": 5,
         "final/referee_tables": 9,
-        "final/rounds": 11,
+        "final/rounds": 15,  # + the plan, the tables holding up (issue 30)
         "final/ranking": 9,
         "final/table_cards": 8,
         "final/referee_table_decided": 11,
@@ -567,7 +567,7 @@ PINNED: dict[str, dict[str, int]] = {
     },
     enums.Format.LIFE_BANDS: {
         "round1/referee_tables": 9,
-        "round1/rounds": 21,
+        "round1/rounds": 25,  # + the plan, the tables holding up (issue 30)
         # + each player's latest seat (chips, a survived final table) and the pool's qualified:
         # the ranking during play counts bands and chips (issue 27).
         "round1/ranking": 10,
@@ -588,17 +588,17 @@ PINNED: dict[str, dict[str, int]] = {
         "round1/referee_table_consolation": 11,
         "round1/half_tracker_consolation": 10,  # +1: the game kept for the table (TrackerGame)
         # The public pages read who waits between rounds ("Where do I sit?": ``reads.waiting``, issue 27).
-        "round1/projector": 7,
-        "round1/projector_screen": 7,
+        "round1/projector": 10,  # + the expected plan: counts, tables, games (issue 30)
+        "round1/projector_screen": 10,  # + the expected plan: counts, tables, games (issue 30)
         "round1/api": 7,
         "round1/find": 8,
         "round2/referee_tables": 9,
-        "round2/rounds": 21,
+        "round2/rounds": 25,  # + the plan, the tables holding up (issue 30)
         "round2/ranking": 10,
         "round2/referee_table_playing": 11,
         "round2/half_tracker_playing": 10,  # +1: the game kept for the table (TrackerGame)
-        "round2/projector": 7,
-        "round2/projector_screen": 7,
+        "round2/projector": 10,  # + the expected plan: counts, tables, games (issue 30)
+        "round2/projector_screen": 10,  # + the expected plan: counts, tables, games (issue 30)
         "round2/api": 7,
         "round2/find": 8,
         "finished/referee_tables": 10,
@@ -621,7 +621,7 @@ PINNED: dict[str, dict[str, int]] = {
     },
     enums.Format.POINTS: {
         "round1/referee_tables": 9,
-        "round1/rounds": 14,  # + the playing tables named; the field counted, not read
+        "round1/rounds": 18,  # + the playing tables named; + the plan, the tables holding up (issue 30)
         "round1/ranking": 8,
         "round1/export_standings": 7,
         "round1/export_games": 7,
@@ -634,14 +634,14 @@ PINNED: dict[str, dict[str, int]] = {
         "round1/referee_table_decided": 10,
         "round1/referee_table_playing": 10,
         "round1/referee_table_fresh": 9,
-        "round1/projector": 7,
-        "round1/projector_screen": 7,
+        "round1/projector": 10,  # + the expected plan: counts, tables, games (issue 30)
+        "round1/projector_screen": 10,  # + the expected plan: counts, tables, games (issue 30)
         "round1/api": 7,
         # The phone shows the player's total and place (issue 28): the standings' three queries
         # (players, round totals, seats), once per version for every phone (``ranking.rows``).
         "round1/find": 8,
         "round2/referee_tables": 9,
-        "round2/rounds": 14,
+        "round2/rounds": 18,  # + the plan, the tables holding up (issue 30)
         "round2/ranking": 8,
         "round2/export_standings": 7,
         "round2/export_games": 7,
