@@ -9,8 +9,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from operator import itemgetter
 from typing import Any
+
+
+class Entry(StrEnum):
+    """What the referee records for a game of the format: who won it (UNO, with card points where
+    counted) or who lost it (life bands: the loser hands in a chip). Code outside the formats asks
+    ``Format.records_loser`` rather than comparing this value (the registry test reads for it)."""
+
+    WINNER = "winner"
+    LOSER = "loser"
 
 
 class FormatError(Exception):

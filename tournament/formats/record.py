@@ -25,7 +25,7 @@ from django.utils.translation import gettext_lazy
 
 from games.models import Game
 from tournament.errors import ServiceError
-from tournament.formats.base import FormatSpec
+from tournament.formats.base import Entry, FormatSpec
 from tournament.models import Player, Round, Table, Tournament
 from tournament.play.corrections import CorrectionHooks
 
@@ -202,8 +202,8 @@ class Format:
     rounds_context: Callable[[Tournament, list[Round]], dict[str, Any]]
     # The referee's table page: what the entry template needs beyond the table view.
     table_context: Callable[[Tournament, Any], dict[str, Any]]
-    # How a result is entered at a table: "winner" (with card points where counted) or "loser".
-    entry: str
+    # How a result is entered at a table: its winner (with card points where counted) or its loser.
+    entry: Entry
     # Whether a table's games count card points (the calculator is shown, points are tallied).
     counts_card_points: Callable[[Table], bool]
     record_result: Callable[..., Game]
@@ -244,13 +244,18 @@ class Format:
     def rule_label(self, code: str) -> Label:
         return self.rule_labels.get(code, "")
 
+    @property
+    def records_loser(self) -> bool:
+        """A game is recorded by its loser (life bands), not by its winner."""
+        return self.entry is Entry.LOSER
+
 
 def build(
     slug: str,
     *,
     label: Label,
     games: tuple[str, ...],
-    entry: str,
+    entry: Entry,
     parallel_rounds: bool = False,
     urlpatterns: tuple[URLPattern, ...] = (),
 ) -> Format:
@@ -267,7 +272,7 @@ def build(
       find_result, rules.
 
     What differs beyond the modules is given here: the label, the games it is played with, how a
-    result is entered ("winner" or "loser"), whether several rounds play at once, its own URLs.
+    result is entered (``Entry``), whether several rounds play at once, its own URLs.
     """
     modules = {name: importlib.import_module(f"tournament.formats.{slug}.{name}") for name in PACKAGE_MODULES}
     rules, services, reads, dry_run = (modules[name] for name in PACKAGE_MODULES)

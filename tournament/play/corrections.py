@@ -143,7 +143,7 @@ def correct_game(
     a winner or loser not at the table, bad card points, a change that cannot be carried on."""
 
     def change(locked: Tournament, table: Table, game: Game, reason: str) -> tuple[Game, str]:
-        if fmt.entry == "loser":
+        if fmt.records_loser:
             if loser_id is None or not table.seats.filter(player_id=loser_id).exists():
                 raise ServiceError(_("Choose the player who lost the game; they must sit at this table."))
         elif winner_id is None or not table.seats.filter(player_id=winner_id).exists():
@@ -152,8 +152,8 @@ def correct_game(
         new = Game.objects.create(
             table=table,
             number=game.number,
-            winner_id=winner_id if fmt.entry != "loser" else None,
-            loser_id=loser_id if fmt.entry == "loser" else None,
+            winner_id=None if fmt.records_loser else winner_id,
+            loser_id=loser_id if fmt.records_loser else None,
             dealer_position=game.dealer_position,
             supersedes=game,
             correction_reason=reason,
@@ -312,7 +312,7 @@ def _corrected(
         fmt.corrections.refresh(locked, table, actor)
         table.refresh_from_db()
         outcome = _Outcome(lines=[game_line])
-        _keep_or_reopen(locked, table, was_closed=was_closed, entry=fmt.entry)
+        _keep_or_reopen(locked, table, was_closed=was_closed, records_loser=fmt.records_loser)
         for swap in fmt.corrections.downstream(locked, table):
             _swap(locked, fmt, swap, actor, outcome, void_downstream=void_downstream)
             fmt.corrections.after_swap(locked, swap, actor)
@@ -428,12 +428,12 @@ def tables_named(tables: list[Table]) -> str:
     return naming.names_list([naming.of_table(table) for table in tables])
 
 
-def tally(table: Table, entry: str) -> str:
+def tally(table: Table, records_loser: bool) -> str:
     """Where each player of ``table`` stands, in words: games won (or points, in a final to points;
     chips left where a game is recorded by its loser): "Anna with 2 games won, Ben with 2 games won"."""
     parts = []
     for seat in table.seats.select_related("player").order_by("position"):
-        if entry == "loser":
+        if records_loser:
             part = ngettext("%(name)s with %(count)d chip left", "%(name)s with %(count)d chips left", seat.chips)
             count = seat.chips
         elif table.points_target is not None:
@@ -454,7 +454,7 @@ def _players_seated_later(table: Table) -> bool:
     ).exists()
 
 
-def _keep_or_reopen(tournament: Tournament, table: Table, *, was_closed: bool, entry: str = "winner") -> None:
+def _keep_or_reopen(tournament: Tournament, table: Table, *, was_closed: bool, records_loser: bool) -> None:
     """After the refresh: a closed table that is still decided stays closed; one that is no longer
     decided plays again (its round and a finished tournament run again), unless later tables
     were seated from it: a table cannot play on once its players sit elsewhere, so the refusal
@@ -474,7 +474,11 @@ def _keep_or_reopen(tournament: Tournament, table: Table, *, was_closed: bool, e
                     "on. Correct nothing; or, if a different game was entered wrongly, correct that one so "
                     "that the table stays decided."
                 )
-                % {"table": naming.of_table(table), "tally": tally(table, entry), "later": later_tables_named(table)}
+                % {
+                    "table": naming.of_table(table),
+                    "tally": tally(table, records_loser),
+                    "later": later_tables_named(table),
+                }
             )
         table.closed_at = None
         table.save(update_fields=["closed_at"])

@@ -236,7 +236,7 @@ def games_at_most(tournament: Tournament, fmt: Format, table: Table, players: in
 
 def records(fmt: Format, table: Table) -> str:
     """What a game's boxes record at ``table``: the loser's chip, card points, or the winner."""
-    if fmt.entry == "loser":
+    if fmt.records_loser:
         return RECORDS_CHIPS
     if fmt.counts_card_points(table):
         return RECORDS_CARD_POINTS

@@ -321,7 +321,7 @@ def _winner_notice(game: Game) -> str:
 @tournament_role(enums.Role.REFEREE)
 def record_game(request: HtmxHttpRequest, tournament: Tournament, table_id: int) -> HttpResponse:
     fmt = registry.of(tournament)
-    if fmt.entry == "loser":
+    if fmt.records_loser:
         return _record_loss(request, tournament, table_id)
     entered, problem = read_card_entries(request)
     if problem:

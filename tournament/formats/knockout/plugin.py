@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.urls import path
 
 from tournament import enums
+from tournament.formats.base import Entry
 from tournament.formats.knockout import views
 from tournament.formats.record import build
 
@@ -17,6 +18,6 @@ FORMAT = build(
     "knockout",
     label=enums.Format.KNOCKOUT.label,
     games=(enums.Game.UNO,),
-    entry="winner",
+    entry=Entry.WINNER,
     urlpatterns=(FINAL_TARGET,),
 )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.urls import path
 
 from tournament import enums
+from tournament.formats.base import Entry
 from tournament.formats.life_bands import views
 from tournament.formats.record import build
 
@@ -17,7 +18,7 @@ FORMAT = build(
     "life_bands",
     label=enums.Format.LIFE_BANDS.label,
     games=(enums.Game.SCHOCKEN,),
-    entry="loser",
+    entry=Entry.LOSER,
     parallel_rounds=True,
     urlpatterns=(HALF_TRACKER,),
 )

@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.urls import path
 
 from tournament import enums
+from tournament.formats.base import Entry
 from tournament.formats.points import views
 from tournament.formats.record import build
 
@@ -21,6 +22,6 @@ FORMAT = build(
     "points",
     label=enums.Format.POINTS.label,
     games=(enums.Game.UNO,),
-    entry="winner",
+    entry=Entry.WINNER,
     urlpatterns=(FIELD, PAUSE, RESUME, PREVIEW, SEAT),
 )

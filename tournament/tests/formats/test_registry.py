@@ -87,11 +87,12 @@ def test_the_pure_core_imports_no_django(path: Path) -> None:
     assert own <= allowed, own - allowed
 
 
-# A comparison of a tournament's format or game with a value, in Python or in a template.
+# A comparison of a tournament's format or game with a value, in Python or in a template, or of a
+# format record's kind of entry or slug (the record answers such questions: ``records_loser``).
 BRANCH = re.compile(
-    r"""(\.format|\.game)\s*(==|!=|\sin\s)"""
-    r"""|(==|!=)\s*(enums\.)?(Format|Game)\."""
-    r"""|(format|game)\s*(==|!=)\s*["']"""
+    r"""(\.format|\.game|\.entry|\.slug)\s*(==|!=|\sin\s|\sis\s)"""
+    r"""|(==|!=|\sis\s)\s*(enums\.)?(Format|Game|Entry)\."""
+    r"""|(format|game|entry)\s*(==|!=)\s*["']"""
 )
 
 
@@ -120,6 +121,10 @@ def test_the_branch_check_would_see_a_branch() -> None:
         "elif t.format != enums.Format.POINTS:",
         '{% if tournament.game == "uno" %}',
         "if format == 'knockout':",
+        'if fmt.entry == "loser":',
+        '{% if fmt.entry == "winner" and view.seats %}',
+        "if fmt.entry is Entry.LOSER:",
+        'if registry.of(t).slug == "points":',
     ]:
         assert BRANCH.search(line), line
 
