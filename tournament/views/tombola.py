@@ -18,7 +18,7 @@ from tournament.desk import tombola as service
 from tournament.errors import ServiceError
 from tournament.forms import TombolaMoveForm, TombolaPrizeForm, TombolaSettingsForm
 from tournament.http import HtmxHttpRequest
-from tournament.models import Tournament
+from tournament.models import TombolaPrize, Tournament
 from tournament.permissions import tournament_role
 from tournament.selectors import audit as audit_reads
 from tournament.selectors import tombola as reads
@@ -87,6 +87,9 @@ def vars_of(prize: object) -> dict[str, object]:
 @require_POST
 @tournament_role(enums.Role.ORGANISER)
 def rename_prize(request: HtmxHttpRequest, tournament: Tournament, prize_id: int) -> HttpResponse:
+    if not TombolaPrize.objects.filter(tournament=tournament, pk=prize_id).exists():
+        # No row to show the form's errors in: say it at the top.
+        return _page(request, tournament, 422, error=_("This prize does not exist (any more); reload the page."))
     form = TombolaPrizeForm(request.POST, prefix=f"p{prize_id}")
     if form.is_valid():
         try:
@@ -94,9 +97,8 @@ def rename_prize(request: HtmxHttpRequest, tournament: Tournament, prize_id: int
                 tournament=tournament, actor=request.user, prize_id=prize_id, name=form.cleaned_data["name"]
             )
         except ServiceError as error:
-            form.add_error("name", error.message)
-        else:
-            return _done(request, tournament, _("Prize %(position)s is now “%(name)s”.") % vars_of(prize))
+            return _page(request, tournament, 422, error=error.message)
+        return _done(request, tournament, _("Prize %(position)s is now “%(name)s”.") % vars_of(prize))
     return _page(request, tournament, 422, edit_form=form, edit_prize=prize_id)
 
 

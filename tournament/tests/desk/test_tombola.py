@@ -123,7 +123,7 @@ def test_every_prize_drawn_and_no_prizes_are_refused_with_what_to_do(tournament,
 
 def test_a_redraw_for_an_absent_winner_keeps_the_other_results(tournament, desk):  # type: ignore[no-untyped-def]
     present(tournament, 5)
-    wine, mask, fins = prizes(tournament, desk, "Wine", "Mask", "Fins")
+    _wine, mask, _fins = prizes(tournament, desk, "Wine", "Mask", "Fins")
     for _ in range(3):
         tombola.draw_next(tournament=tournament, actor=desk)
     before = winners(tournament)
