@@ -582,8 +582,8 @@ class TombolaDraw(models.Model):
     recompute it (``draws.draw_tombola_winner(pool, seed) == player``). A winner who is not
     there is marked ``absent_at`` (never deleted): the prize is drawn again by a new draw."""
 
-    prize = models.ForeignKey(TombolaPrize, on_delete=models.PROTECT, related_name="draws")
-    player = models.ForeignKey("Player", on_delete=models.PROTECT, related_name="tombola_draws")
+    prize = models.ForeignKey(TombolaPrize, on_delete=models.CASCADE, related_name="draws")
+    player = models.ForeignKey("Player", on_delete=models.CASCADE, related_name="tombola_draws")
     seed = models.BigIntegerField()
     algorithm = models.CharField(max_length=40)
     pool = models.JSONField(default=list)

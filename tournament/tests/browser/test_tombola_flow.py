@@ -118,5 +118,13 @@ def test_the_projector_shows_the_tombola_prize_by_prize(
         assert problems(page) == [], size
         page.screenshot(path=str(ARTIFACTS / f"tombola-again-{size}.png"))
     tablet.screenshot(path=str(ARTIFACTS / "tombola-organiser.png"), full_page=True)
+    # The results on paper: every prize in order, its winner, the absent one, each draw's seed.
+    tablet.get_by_role("link", name="Print the results").click()
+    rows = tablet.locator("#print-tombola tbody tr")
+    expect(rows).to_have_count(len(PRIZES))
+    expect(rows.nth(0)).to_contain_text(again.player.name)
+    expect(rows.nth(0)).to_contain_text(f"{first.player.name}: absent, drawn again")
+    expect(rows.nth(3)).to_contain_text("not drawn yet")
+    tablet.screenshot(path=str(ARTIFACTS / "tombola-printout.png"), full_page=True)
     for page in projectors.values():
         page.context.close()
