@@ -286,3 +286,26 @@ AUDIT_CASES = audit_cases(globals())
 @pytest.mark.parametrize("service", sorted(AUDIT_CASES))
 def test_every_service_writes_an_audit_entry_and_bumps_the_version(tournament, desk, service):  # type: ignore[no-untyped-def]
     assert_audited(AUDIT_CASES[service], tournament, desk)
+
+
+@pytest.mark.parametrize("fmt", [enums.Format.KNOCKOUT, enums.Format.LIFE_BANDS])
+def test_a_finished_tournament_leaves_its_real_podium_out(fmt, desk) -> None:  # type: ignore[no-untyped-def]
+    from tournament import simulation
+    from tournament.formats import registry
+
+    tournament = simulation.create_field(fmt=fmt, players=7, seed=3)
+    simulation.simulate(tournament, seed=3)
+    tournament.refresh_from_db()
+    assert tournament.status == enums.TournamentStatus.FINISHED
+    podium = {row.player.pk for row in registry.of(tournament).ranking(tournament) if row.place <= 3}
+    assert len(podium) >= 3
+    tombola.save_settings(tournament=tournament, actor=desk, skip_podium=True, repeat_winners=False)
+    tournament.refresh_from_db()
+    here = set(Player.objects.filter(tournament=tournament, status=Status.CHECKED_IN).values_list("pk", flat=True))
+    for number in range(len(here - podium)):
+        tombola.add_prize(tournament=tournament, actor=desk, name=f"Prize {number + 1}")
+        tombola.draw_next(tournament=tournament, actor=desk)
+    assert set(winners(tournament).values()) == here - podium, "everyone but the podium wins, once"
+    tombola.add_prize(tournament=tournament, actor=desk, name="One more")
+    with pytest.raises(ServiceError):
+        tombola.draw_next(tournament=tournament, actor=desk)
