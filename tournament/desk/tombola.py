@@ -37,7 +37,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament import draws, enums
-from tournament.errors import ServiceError
+from tournament.errors import NeedsConfirmation, ServiceError
 from tournament.models import Player, TombolaDraw, TombolaPrize, Tournament
 from tournament.selectors import tombola as tombola_reads
 from tournament.writes import User, acting_user, audit, bump, lock_tournament
@@ -261,16 +261,35 @@ class Absence:
     reason: str = ""
 
 
-def mark_absent(*, tournament: Tournament, actor: User, prize_id: int, seed: int | None = None) -> Absence:
+def mark_absent(
+    *, tournament: Tournament, actor: User, prize_id: int, seed: int | None = None, confirmed: bool = False
+) -> Absence:
     """The winner of ``prize_id`` is not there: mark the draw absent and draw the prize again
     among the others (every other prize keeps its winner; the absent player is never drawn
-    again). When nobody is left the absence is kept and the prize stays open."""
+    again). When nobody is left the absence is kept and the prize stays open.
+
+    Asked first (``NeedsConfirmation``, kind "tombola_absent") unless ``confirmed``: it cannot be
+    taken back, and on stage a tap on the wrong prize's button is easily made."""
     with transaction.atomic():
         locked = lock_tournament(tournament.pk)
         prize = _prize(locked, prize_id)
-        live = TombolaDraw.objects.select_for_update().filter(prize=prize, absent_at__isnull=True).first()
+        live = (
+            TombolaDraw.objects.select_for_update()
+            .select_related("player")
+            .filter(prize=prize, absent_at__isnull=True)
+            .first()
+        )
         if live is None:
             raise ServiceError(_("“%(prize)s” has no winner to mark absent; draw it first.") % {"prize": prize.name})
+        if not confirmed:
+            raise NeedsConfirmation(
+                _(
+                    "%(player)s is marked absent for “%(prize)s” and is never drawn again in this tombola; "
+                    "the prize is drawn again among the others, who keep their prizes."
+                )
+                % {"player": live.player.name, "prize": prize.name},
+                kind="tombola_absent",
+            )
         live.absent_at = timezone.now()
         live.absent_by = acting_user(actor)
         live.save(update_fields=["absent_at", "absent_by"])

@@ -10,18 +10,20 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from tournament import enums
 from tournament.desk import tombola as service
-from tournament.errors import ServiceError
+from tournament.errors import NeedsConfirmation, ServiceError
 from tournament.forms import TombolaMoveForm, TombolaPrizeForm, TombolaSettingsForm
 from tournament.http import HtmxHttpRequest
 from tournament.models import TombolaPrize, Tournament
 from tournament.permissions import tournament_role
 from tournament.selectors import audit as audit_reads
 from tournament.selectors import tombola as reads
+from tournament.views.desk import confirm_panel
 
 
 def _context(tournament: Tournament, **extra: object) -> dict[str, object]:
@@ -45,6 +47,8 @@ def _context(tournament: Tournament, **extra: object) -> dict[str, object]:
         ),
         "edit_form": None,
         "edit_prize": None,
+        "panel": None,
+        "panel_prize": None,
         "error": "",
         **extra,
     }
@@ -160,7 +164,19 @@ def draw_next(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
 @tournament_role(enums.Role.ORGANISER)
 def mark_absent(request: HtmxHttpRequest, tournament: Tournament, prize_id: int) -> HttpResponse:
     try:
-        absence = service.mark_absent(tournament=tournament, actor=request.user, prize_id=prize_id)
+        absence = service.mark_absent(
+            tournament=tournament, actor=request.user, prize_id=prize_id, confirmed=request.POST.get("confirm") == "1"
+        )
+    except NeedsConfirmation as question:
+        # Asked in the prize's row: "Yes" posts again with confirm=1, Cancel goes back to the page.
+        panel = confirm_panel(
+            question,
+            url=reverse("tournament:tombola_absent", args=[tournament.pk, prize_id]),
+            fields=[],
+            label=_("Yes, absent: draw again"),
+            cancel_url=reverse("tournament:tombola", args=[tournament.pk]) + f"#prize-{prize_id}",
+        )
+        return _page(request, tournament, panel=panel, panel_prize=prize_id)
     except ServiceError as error:
         return _page(request, tournament, 422, error=error.message)
     absent = _("%(player)s is marked absent.") % {"player": audit_reads.player_name(absence.absent)}

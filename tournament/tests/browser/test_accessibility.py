@@ -181,7 +181,9 @@ def arrange(scenario: scenarios.Scenario) -> dict[str, object]:
             tombola.add_prize(tournament=each, actor=None, name=name)
         tombola.draw_next(tournament=each, actor=None)
         tombola.draw_next(tournament=each, actor=None)
-        tombola.mark_absent(tournament=each, actor=None, prize_id=each.tombola_prizes.get(position=2).pk)
+        tombola.mark_absent(
+            tournament=each, actor=None, prize_id=each.tombola_prizes.get(position=2).pk, confirmed=True
+        )
         tombola.show_on_screen(tournament=each, actor=None, shown=shown)
     users: dict[str, object] = {}
     for role in ROLES:

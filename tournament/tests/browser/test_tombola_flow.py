@@ -108,6 +108,8 @@ def test_the_projector_shows_the_tombola_prize_by_prize(
     first = TombolaDraw.objects.select_related("player").get(prize__position=1)
     kept = set(TombolaDraw.objects.filter(prize__position__in=[2, 3]).values_list("player_id", flat=True))
     tablet.get_by_role("button", name=f"{first.player.name} is absent: draw again").click()
+    expect(tablet.locator(".confirm-message")).to_contain_text(f"{first.player.name} is marked absent")
+    tablet.get_by_role("button", name="Yes, absent: draw again").click()
     expect(tablet.locator(".messages, .alert").first).to_contain_text("Drawn again")
     again = TombolaDraw.objects.select_related("player").get(prize__position=1, absent_at__isnull=True)
     assert again.player_id != first.player_id and again.player_id not in kept

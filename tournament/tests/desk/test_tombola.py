@@ -14,7 +14,7 @@ import pytest
 
 from tournament import draws, enums
 from tournament.desk import tombola
-from tournament.errors import ServiceError
+from tournament.errors import NeedsConfirmation, ServiceError
 from tournament.models import AuditEntry, Player, TombolaDraw, TombolaPrize, Tournament
 from tournament.selectors import audit as audit_reads
 from tournament.selectors import tombola as tombola_reads
@@ -128,7 +128,7 @@ def test_a_redraw_for_an_absent_winner_keeps_the_other_results(tournament, desk)
         tombola.draw_next(tournament=tournament, actor=desk)
     before = winners(tournament)
 
-    absence = tombola.mark_absent(tournament=tournament, actor=desk, prize_id=mask.pk)
+    absence = tombola.mark_absent(tournament=tournament, actor=desk, prize_id=mask.pk, confirmed=True)
 
     after = winners(tournament)
     assert absence.absent.pk == before["Mask"]
@@ -140,18 +140,29 @@ def test_a_redraw_for_an_absent_winner_keeps_the_other_results(tournament, desk)
     assert TombolaDraw.objects.filter(prize=mask).count() == 2, "the absent draw is kept, marked"
 
     # The absent player is never drawn again: the last player left gets the next absence's prize.
-    again = tombola.mark_absent(tournament=tournament, actor=desk, prize_id=mask.pk)
+    again = tombola.mark_absent(tournament=tournament, actor=desk, prize_id=mask.pk, confirmed=True)
     assert again.draw is not None
     assert again.draw.player_id not in {before["Mask"], after["Mask"]}
 
     # Nobody left: the absence is kept, the prize stays open, the reason is given.
-    last = tombola.mark_absent(tournament=tournament, actor=desk, prize_id=mask.pk)
+    last = tombola.mark_absent(tournament=tournament, actor=desk, prize_id=mask.pk, confirmed=True)
     assert last.draw is None and "Nobody is left" in last.reason
     assert "Mask" not in winners(tournament)
     assert winners(tournament) == {"Wine": before["Wine"], "Fins": before["Fins"]}
     texts = sentences(tournament)
     assert any("is not here for prize 2 “Mask”" in text for text in texts)
     assert any("drawn again" in text and "Mask" in text for text in texts)
+
+
+def test_marking_a_winner_absent_is_asked_first(tournament, desk):  # type: ignore[no-untyped-def]
+    present(tournament, 3)
+    (wine,) = prizes(tournament, desk, "Wine")
+    draw = tombola.draw_next(tournament=tournament, actor=desk)
+    before = state(tournament)
+    with pytest.raises(NeedsConfirmation) as asked:
+        tombola.mark_absent(tournament=tournament, actor=desk, prize_id=wine.pk)
+    assert f"{draw.player.name} is marked absent for “Wine” and is never drawn again" in asked.value.message
+    assert state(tournament) == before
 
 
 def test_marking_an_open_prize_absent_is_refused(tournament, desk):  # type: ignore[no-untyped-def]
@@ -277,7 +288,9 @@ def case_mark_absent(t: Tournament, a: Any) -> tuple[Call, str]:
     present(t, 2)
     prize = tombola.add_prize(tournament=t, actor=a, name="Wine")
     tombola.draw_next(tournament=t, actor=a)
-    return partial(tombola.mark_absent, tournament=t, actor=a, prize_id=prize.pk), "tombola_winner_absent"
+    return partial(tombola.mark_absent, tournament=t, actor=a, prize_id=prize.pk, confirmed=True), (
+        "tombola_winner_absent"
+    )
 
 
 AUDIT_CASES = audit_cases(globals())

@@ -721,7 +721,7 @@ def tombola_counts(client: Client, staff_user, size: int) -> tuple[dict[str, int
     for _ in range(10):
         tombola_service.draw_next(tournament=tournament, actor=organiser)
     first = tombola_service.mark_absent(
-        tournament=tournament, actor=organiser, prize_id=tournament.tombola_prizes.get(position=2).pk
+        tournament=tournament, actor=organiser, prize_id=tournament.tombola_prizes.get(position=2).pk, confirmed=True
     )
     assert first.draw is not None
     tournament.refresh_from_db()

@@ -47,7 +47,13 @@ def test_the_organiser_adds_prizes_draws_and_marks_an_absent_winner(organiser_cl
     assert "Next: prize 2, “Diving mask”" in page
 
     prize = TombolaPrize.objects.get(tournament=tournament, position=1)
-    response = organiser_client.post(url("tombola_absent", tournament, prize.pk), follow=True)
+    before = saved(tournament)
+    response = organiser_client.post(url("tombola_absent", tournament, prize.pk))
+    page = response.content.decode()
+    assert response.status_code == 200 and "Please confirm" in page, "asked first, in the prize's row"
+    assert f"{winner.player.name} is marked absent for “Bottle of wine”" in page
+    assert saved(tournament) == before
+    response = organiser_client.post(url("tombola_absent", tournament, prize.pk), {"confirm": "1"}, follow=True)
     page = response.content.decode()
     assert f"{winner.player.name} is marked absent" in page and "Drawn again" in page
     current = TombolaDraw.objects.get(prize=prize, absent_at__isnull=True)
