@@ -17,9 +17,10 @@ Decisions:
   (``TombolaDraw``); ``draws.draw_tombola_winner(pool, seed)`` gives its winner again. The
   pool is stored rather than recomputed since who is present changes during the day.
 - **Absent winners**: ``mark_absent`` (asked first: it cannot be taken back) keeps the draw,
-  marks it absent and draws that prize again at once; every other prize keeps its winner, and a player marked absent is never
-  drawn again (they are not in the hall). When nobody is left the mark is kept and the prize
-  stays open, with the reason (saved, not refused: the absence is a fact).
+  marks it absent and draws that prize again at once; every other prize keeps its winner, and a
+  player marked absent is never drawn again (they are not in the hall). When nobody is left the
+  mark is kept and the prize stays open, with the reason (saved, not refused: the absence is a
+  fact).
 - **One prize per player** unless ``Tournament.tombola_repeat_winners``; the settings may be
   changed during the tombola (a hall with more prizes than players allows repeats after the
   first round of prizes): draws already made keep their stored pools.
