@@ -316,3 +316,37 @@ class ScoringForm(forms.Form):
         if preset in SCORING_PRESETS:
             return dict(SCORING_PRESETS[preset])
         return {kind: self.cleaned_data[kind] for kind in ACTION_CARDS}
+
+
+class TombolaPrizeForm(forms.Form):
+    """A prize's name (``desk.tombola.clean_prize_name`` folds its spaces). Two prizes may have the
+    same name: a tombola often gives several vouchers of one kind."""
+
+    name = forms.CharField(label=_("Prize"), max_length=120)
+
+    def clean_name(self) -> str:
+        from tournament.desk.tombola import clean_prize_name
+
+        try:
+            return clean_prize_name(self.cleaned_data["name"])
+        except ServiceError as error:
+            raise forms.ValidationError(error.message) from error
+
+
+class TombolaMoveForm(forms.Form):
+    """One place up or down in the order given out."""
+
+    direction = forms.ChoiceField(choices=[("up", _("Up")), ("down", _("Down"))])
+
+
+class TombolaSettingsForm(forms.Form):
+    skip_podium = forms.BooleanField(
+        label=_("Only players without a trophy"),
+        required=False,
+        help_text=_("The players on the podium of the final ranking take no part in the tombola."),
+    )
+    repeat_winners = forms.BooleanField(
+        label=_("A player may win more than one prize"),
+        required=False,
+        help_text=_("When there are more prizes than players present."),
+    )

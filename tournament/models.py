@@ -310,6 +310,19 @@ class Tournament(models.Model):
         ),
     )
 
+    # The tombola (``desk.tombola``): who may win, and whether the projector shows it now.
+    tombola_skip_podium = models.BooleanField(
+        _("tombola: only players without a trophy"),
+        default=False,
+        help_text=_("The players on the podium of the final ranking take no part in the tombola."),
+    )
+    tombola_repeat_winners = models.BooleanField(
+        _("tombola: a player may win more than one prize"),
+        default=False,
+        help_text=_("When there are more prizes than players present."),
+    )
+    tombola_on_screen = models.BooleanField(_("tombola on the projector"), default=False)
+
     # The public pages (projector, phone page, JSON) live under ``/p/<public_key>/``; the old
     # ``/p/<id>/`` addresses redirect there only while the tournament is listed.
     public_key = models.CharField(_("public key"), max_length=32, unique=True, default=new_public_key, editable=False)
@@ -387,6 +400,7 @@ KNOWN_CHECKLIST_LABELS = (
     gettext_noop("Entry fee paid"),
     gettext_noop("Own deck checked"),
     gettext_noop("Own dice and cup"),
+    gettext_noop("Meal voucher handed out"),
 )
 
 
@@ -574,6 +588,56 @@ class StartNumberDraw(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} seed {self.seed}"
+
+
+class TombolaPrize(models.Model):
+    """A prize of the tombola, in the order it is given out (``position``, from 1).
+
+    Added, renamed, moved and removed until it is drawn; its winner is its last draw not
+    marked absent (``TombolaDraw``)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="tombola_prizes")
+    position = models.PositiveSmallIntegerField()
+    name = models.CharField(_("prize"), max_length=120)
+
+    class Meta:
+        verbose_name = _("tombola prize")
+        verbose_name_plural = _("tombola prizes")
+        ordering = ["position", "pk"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "position"], name="tombola_prize_position_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.position}. {self.name}"
+
+
+class TombolaDraw(models.Model):
+    """One draw of a prize by lot: its seed and the pool it was drawn among (sorted player ids)
+    recompute it (``draws.draw_tombola_winner(pool, seed) == player``). A winner who is not
+    there is marked ``absent_at`` (never deleted): the prize is drawn again by a new draw."""
+
+    prize = models.ForeignKey(TombolaPrize, on_delete=models.CASCADE, related_name="draws")
+    player = models.ForeignKey("Player", on_delete=models.CASCADE, related_name="tombola_draws")
+    seed = models.BigIntegerField()
+    algorithm = models.CharField(max_length=40)
+    pool = models.JSONField(default=list)
+    drawn_at = models.DateTimeField(auto_now_add=True)
+    drawn_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    absent_at = models.DateTimeField(null=True, blank=True)
+    absent_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        verbose_name = _("tombola draw")
+        verbose_name_plural = _("tombola draws")
+        ordering = ["drawn_at", "pk"]
+        constraints = [
+            # A prize has at most one winner who counts.
+            models.UniqueConstraint(
+                fields=["prize"], condition=models.Q(absent_at__isnull=True), name="tombola_one_winner_per_prize"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.prize}: {self.player_id} seed {self.seed}"
 
 
 class Round(models.Model):

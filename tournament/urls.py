@@ -13,6 +13,7 @@ from tournament.views import (
     public_link,
     referee,
     rounds,
+    tombola,
 )
 
 app_name = "tournament"
@@ -79,6 +80,17 @@ urlpatterns = [
     ),
     path("t/<int:tournament_id>/print/ranking/", printing.ranking, name="print_ranking"),
     path("t/<int:tournament_id>/print/plan/", printing.plan, name="print_plan"),
+    path("t/<int:tournament_id>/print/tombola/", printing.tombola, name="print_tombola"),
+    # The tombola (views/tombola.py): prizes, the draw prize by prize, absent winners drawn again.
+    path("t/<int:tournament_id>/tombola/", tombola.tombola, name="tombola"),
+    path("t/<int:tournament_id>/tombola/prizes/", tombola.add_prize, name="tombola_add"),
+    path("t/<int:tournament_id>/tombola/prizes/<int:prize_id>/rename/", tombola.rename_prize, name="tombola_rename"),
+    path("t/<int:tournament_id>/tombola/prizes/<int:prize_id>/move/", tombola.move_prize, name="tombola_move"),
+    path("t/<int:tournament_id>/tombola/prizes/<int:prize_id>/remove/", tombola.remove_prize, name="tombola_remove"),
+    path("t/<int:tournament_id>/tombola/prizes/<int:prize_id>/absent/", tombola.mark_absent, name="tombola_absent"),
+    path("t/<int:tournament_id>/tombola/settings/", tombola.tombola_settings, name="tombola_settings"),
+    path("t/<int:tournament_id>/tombola/draw/", tombola.draw_next, name="tombola_draw"),
+    path("t/<int:tournament_id>/tombola/screen/", tombola.on_screen, name="tombola_screen"),
     path("t/<int:tournament_id>/settings/", organiser.tournament_settings, name="settings"),
     path("t/<int:tournament_id>/settings/checklist/", organiser.add_checklist_item, name="add_checklist_item"),
     path(

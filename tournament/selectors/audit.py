@@ -376,6 +376,21 @@ SENTENCES = {
     "player_back": gettext_lazy("%(player)s is back from round %(number)s."),
     "player_no_show": gettext_lazy("%(player)s marked as no-show."),
     "player_reinstated": gettext_lazy("%(player)s reinstated."),
+    "tombola_prize_added": gettext_lazy("Tombola: prize %(position)s “%(name)s” added."),
+    "tombola_prize_renamed": gettext_lazy("Tombola: prize %(position)s renamed to “%(now)s” (was “%(was)s”)."),
+    "tombola_prize_moved": gettext_lazy("Tombola: “%(name)s” moved from place %(was)s to place %(now)s."),
+    "tombola_prize_removed": gettext_lazy("Tombola: prize %(position)s “%(name)s” removed."),
+    "tombola_drawn": gettext_lazy(
+        "Tombola: %(player)s wins prize %(position)s “%(name)s” (drawn among %(count)s players, seed %(seed)s)."
+    ),
+    "tombola_drawn_again": gettext_lazy(
+        "Tombola: prize %(position)s “%(name)s” drawn again, %(player)s wins (among %(count)s players, seed %(seed)s)."
+    ),
+    "tombola_winner_absent": gettext_lazy(
+        "Tombola: %(player)s is not here for prize %(position)s “%(name)s” and is not drawn again."
+    ),
+    "tombola_shown": gettext_lazy("The projector shows the tombola."),
+    "tombola_hidden": gettext_lazy("The projector shows the tournament again."),
 }
 # Sentences added after the action's own, when its detail says so.
 WAITING = gettext_lazy("On the waiting list.")
@@ -484,6 +499,8 @@ def _values(
         "item": checklist_label(str(detail.get("item", ""))),
         "was": detail.get("was", ""),
         "now": detail.get("now") or _("no result"),
+        "position": detail.get("position", "?"),
+        "seed": detail.get("seed", "?"),
     }
 
 

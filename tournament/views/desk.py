@@ -87,9 +87,11 @@ def enter(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
 
 
 def _desk_context(tournament: Tournament) -> dict[str, object]:
+    counters = reads.desk_counters(tournament)
     return {
         "tournament": tournament,
-        "counters": reads.desk_counters(tournament),
+        "counters": counters,
+        "handouts": reads.handouts(reads.checklist_with_handouts(tournament), counters.checked_in),
         "draw": reads.latest_draw(tournament),
         "windows": list(tournament.registration_windows.all()),
         "waiting": reads.waiting_list(tournament),
@@ -274,14 +276,17 @@ def check_in_screen(request: HtmxHttpRequest, tournament: Tournament) -> HttpRes
     show = request.GET.get("show", "")
     show = show if show in reads.SHOW else ""
     players, total = reads.search_players(tournament, query, show=show)
+    items = reads.checklist_with_handouts(tournament)
+    counters = reads.desk_counters(tournament)
     context = {
         "tournament": tournament,
         "players": players,
         "total": total,
         "query": query,
         "show": show,
-        "items": list(tournament.checklist_items.all()),
-        "counters": reads.desk_counters(tournament),
+        "items": items,
+        "counters": counters,
+        "handouts": reads.handouts(items, counters.checked_in),
     }
     if request.htmx and request.htmx.target == "player-list":
         return render(request, "tournament/check_in.html#player-list", context)
@@ -306,15 +311,18 @@ def _row_response(
         if player is None:
             # An id from another tournament (or a deleted row): the service refused; there is no row to redraw.
             raise Http404
+        items = reads.checklist_with_handouts(tournament)
+        counters = reads.desk_counters(tournament)
         context = {
             "tournament": tournament,
             "player": player,
-            "items": list(tournament.checklist_items.all()),
+            "items": items,
             "row_error": error,
             "row_confirm": confirm,
             "row_reason": request.POST.get("override_reason", "")[:200],
             "row_panel": panel,
-            "counters": reads.desk_counters(tournament),
+            "counters": counters,
+            "handouts": reads.handouts(items, counters.checked_in),
             "oob_counters": True,
             "query": request.POST.get("q", ""),
         }

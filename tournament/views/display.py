@@ -38,6 +38,7 @@ from tournament.polling import answer_if_unchanged, etag_for, short_hash
 from tournament.selectors import day_plan as plan_reads
 from tournament.selectors import public
 from tournament.selectors import screen as screen_reads
+from tournament.selectors import tombola as tombola_reads
 
 POLL_SECONDS = 2
 LANGUAGE_CODES = frozenset(code for code, _name in settings.LANGUAGES)
@@ -178,6 +179,17 @@ def screen_context(snap: screen_reads.Screen) -> dict[str, object]:
     }
 
 
+def tombola_context(tournament: Tournament) -> dict[str, object]:
+    """The projector while the tombola is drawn (``Tournament.tombola_on_screen``, set by the first
+    draw and by the organiser): one view instead of the rotation, the prize drawn last and up to
+    ``SCREEN_LINES`` drawn before it (two queries: ``selectors.tombola.read``). Rendered and cached
+    like the screen it replaces (``renderings``), so every draw, which bumps the version, reaches
+    the hall within the projector's poll."""
+    tombola = tombola_reads.read(tournament)
+    won = tombola.won_latest_first
+    return {"tournament": tournament, "tombola": tombola, "earlier": won[1 : tombola_reads.SCREEN_LINES + 1]}
+
+
 def asked_cycle(request: HttpRequest) -> int:
     """The rotation a projector asks for with ``?cycle=N`` (``selectors.screen``: which window of
     each list it shows); 0 when none is asked or the value is not a small whole number."""
@@ -194,11 +206,14 @@ def _screen(state: versions.State, language: str, cycle: int = 0) -> renderings.
         tournament = Tournament.objects.get(pk=state.tournament_id)
         # The read too: round and stage labels are translated as it is built.
         with translation.override(language):
-            snap = screen_reads.read(tournament, cycle)
-            context = screen_context(snap)
-            # The expected plan: the welcome view before the day, "final expected at about" during it.
-            context["day"] = plan_reads.read(tournament) if not snap.finished else None
-            html = render_to_string("tournament/display/_screen.html", context)
+            if tournament.tombola_on_screen:
+                html = render_to_string("tournament/display/_tombola.html", tombola_context(tournament))
+            else:
+                snap = screen_reads.read(tournament, cycle)
+                context = screen_context(snap)
+                # The expected plan: the welcome view before the day, "final expected at about" during it.
+                context["day"] = plan_reads.read(tournament) if not snap.finished else None
+                html = render_to_string("tournament/display/_screen.html", context)
         return tournament.version, html.encode()
 
     name = f"screen:{language}" if cycle == 0 else f"screen:{language}:{cycle}"
@@ -285,12 +300,15 @@ def find(request: HttpRequest, public_key: str) -> HttpResponse:
     def build() -> tuple[int, bytes]:
         tournament = Tournament.objects.get(pk=state.tournament_id)
         with translation.override(language):
+            results = public.lookup(tournament, public.find_players(tournament, query))
             context = {
                 "fmt": registry.of(tournament),
                 "tournament": tournament,
                 "query": query,
                 "query_is_number": query.strip().isdecimal(),
-                "results": public.lookup(tournament, public.find_players(tournament, query)),
+                "results": results,
+                # A tombola prize a found player won (one query when someone is found).
+                "won": tombola_reads.won_by(tournament, [result.player.pk for result in results]),
                 "poll": {"target": "find-results", "etag": tag(tournament.version), "seconds": seconds},
             }
             html = render_to_string("tournament/display/find.html#find-results", context)

@@ -31,6 +31,7 @@ from tournament.models import Round, Tournament
 from tournament.permissions import tournament_role
 from tournament.selectors import day_plan as plan_reads
 from tournament.selectors import printing as reads
+from tournament.selectors import tombola as tombola_reads
 from tournament.streaming import ReadableStream, streamed_page
 
 
@@ -155,4 +156,14 @@ def _sheets(
     parts = [{"sheet": sheet, "page": page, "pages": len(sheets)} for page, sheet in enumerate(sheets, start=1)]
     return streamed_page(
         request, f"tournament/print/{name}.html", context, f"tournament/print/_{name}_sheet.html", parts
+    )
+
+
+@require_GET
+@tournament_role(enums.Role.DESK)
+def tombola(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
+    """The tombola's results on paper: each prize in the order given out with its winner, the
+    winners marked absent, and each draw's seed and pool size, so the draw can be checked."""
+    return render(
+        request, "tournament/print/tombola.html", _context(tournament, tombola=tombola_reads.read(tournament))
     )

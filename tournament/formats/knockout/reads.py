@@ -257,7 +257,9 @@ def public_extras(tournament: Tournament) -> PublicExtras:
 
 
 def default_checklist() -> list[str]:
-    return [_("Diving licence (OWD)"), _("Medical certificate"), _("Entry fee paid")]
+    # The championship hands every player a meal voucher at registration ("Jeder Teilnehmer bekommt
+    # bei der Anmeldung einen Essensgutschein"): ticked like a check, counted on the desk.
+    return [_("Diving licence (OWD)"), _("Medical certificate"), _("Entry fee paid"), _("Meal voucher handed out")]
 
 
 def counts_card_points(table: Table) -> bool:

@@ -31,6 +31,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, resolve, reverse
 from playwright.sync_api import Browser, Page, expect
 
 from tournament import enums
+from tournament.desk import tombola
 from tournament.formats import registry
 from tournament.models import ChecklistItem, Player, StaffRole
 from tournament.tests.browser.axe import describe, serious, violations
@@ -96,6 +97,14 @@ SKIPPED = {
     "tournament:points_pause": "POST only (points field)",
     "tournament:points_back": "POST only (points field)",
     "tournament:points_seat": "POST only (points preview)",
+    "tournament:tombola_add": "POST only (tombola)",
+    "tournament:tombola_rename": "POST only (tombola)",
+    "tournament:tombola_move": "POST only (tombola)",
+    "tournament:tombola_remove": "POST only (tombola)",
+    "tournament:tombola_absent": "POST only (tombola)",
+    "tournament:tombola_settings": "POST only (tombola)",
+    "tournament:tombola_draw": "POST only (tombola)",
+    "tournament:tombola_screen": "POST only (tombola)",
 }
 # Django's admin: its own pages, not this site's (staff use the tournament pages).
 SKIPPED_NAMESPACES = ("admin:",)
@@ -167,6 +176,18 @@ def arrange(scenario: scenarios.Scenario) -> dict[str, object]:
     PlayerFactory(tournament=tournament, name="Rosa Registered")
     PlayerFactory(tournament=tournament, name="Nora No-show", status=enums.PlayerStatus.NO_SHOW)
     PlayerFactory(tournament=tournament, name="Willi Withdrawn", status=enums.PlayerStatus.WITHDRAWN)
+    # The tombola (issue 30): in play, a prize won, one drawn again for an absent winner and one
+    # open (the organiser's page and the printout); the tournament ready for round 1 shows its draw
+    # on the projector (audited apart below, so the tournament's own projector keeps its tables).
+    for each, shown in ((tournament, False), (scenario.ready, True)):
+        for name in ("Bottle of wine", "Diving mask", "Dive computer"):
+            tombola.add_prize(tournament=each, actor=None, name=name)
+        tombola.draw_next(tournament=each, actor=None)
+        tombola.draw_next(tournament=each, actor=None)
+        tombola.mark_absent(
+            tournament=each, actor=None, prize_id=each.tombola_prizes.get(position=2).pk, confirmed=True
+        )
+        tombola.show_on_screen(tournament=each, actor=None, shown=shown)
     users: dict[str, object] = {}
     for role in ROLES:
         user = get_user_model().objects.create_user(username=f"{role}-a11y", password=PASSWORD)
@@ -307,11 +328,18 @@ def test_every_page_of_every_role_has_no_serious_axe_violation(fmt: str, open_as
     for path in (
         reverse("tournament:projector", args=[scenario.tournament.public_key]) + "?lang=de",
         reverse("tournament:find", args=[scenario.tournament.public_key]) + f"?q={player.name.split()[0]}",
+        reverse("tournament:projector", args=[scenario.ready.public_key]) + "?lang=de",  # the tombola
     ):
         page.goto(path)
         settle(page)
         expect(page.locator("html")).to_have_attribute("lang", "de")
         audit(page, f"{fmt} · de · {path}", problems, counts)
+    # The projector while the tombola is drawn (one of its states, not a pattern of its own).
+    page = open_as(None)
+    page.goto(reverse("tournament:projector", args=[scenario.ready.public_key]))
+    settle(page)
+    expect(page.locator('[data-view="tombola"]')).to_be_visible()
+    audit(page, f"{fmt} · public · projector (tombola)", problems, counts)
     # The 404 page (not a URL pattern, but a page a person sees).
     page.goto("/t/999999/desk/")
     settle(page)

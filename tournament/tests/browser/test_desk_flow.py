@@ -23,7 +23,7 @@ from tournament.tests.factories import StaffRoleFactory, TournamentFactory
 pytestmark = pytest.mark.browser
 
 # The knockout format's default checklist, which the create form starts with.
-CHECKLIST = ["Diving licence (OWD)", "Medical certificate", "Entry fee paid"]
+CHECKLIST = ["Diving licence (OWD)", "Medical certificate", "Entry fee paid", "Meal voucher handed out"]
 PLAYERS = [
     ("Anna Berger", "Tauchclub Ost"),
     ("Bruno Conti", "UNO Club Süd"),
@@ -158,6 +158,7 @@ def test_desk_clerk_runs_the_registration_desk_on_a_tablet(tablet: Page, clerk, 
     search(page, SEARCH[david], expected=[david])
     tick(page, david, "Diving licence (OWD)")
     tick(page, david, "Entry fee paid")
+    tick(page, david, "Meal voucher handed out")
     row(page, david).get_by_role("button", name="Check in with open items…").click()
     override_warning = row(page, david).get_by_role("alert")
     expect(override_warning).to_contain_text("Open checklist items: Medical certificate.")
@@ -175,6 +176,14 @@ def test_desk_clerk_runs_the_registration_desk_on_a_tablet(tablet: Page, clerk, 
     expect(row(page, david).locator(".badge-checked_in")).to_have_text("Checked in")
     expect(row(page, david).get_by_role("alert")).to_have_count(0)
     expect_counters(page, registered=5, checked_in=4, missing=1)
+    # The hand-outs among the checked-in, counted again after each row's action (issue 30).
+    handouts = page.locator("#desk-handouts")
+    expect(handouts.locator("li").filter(has_text="Meal voucher handed out")).to_have_text(
+        re.compile(r"Meal voucher handed out:\s*4 given\s*·\s*0 left to give")
+    )
+    expect(handouts.locator("li").filter(has_text="Medical certificate")).to_have_text(
+        re.compile(r"Medical certificate:\s*3 given\s*·\s*1 left to give")
+    )
 
     # Clear the search: the whole list again, the override visible in it.
     page.get_by_role("searchbox").fill("")

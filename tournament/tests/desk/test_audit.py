@@ -1,7 +1,7 @@
 """The desk's audit trail across its modules.
 
 Every public service of every desk module (``tournament.desk.tournaments``,
-``.staff``, ``.registration``, ``.checkin``, ``.start_numbers``) must have a
+``.staff``, ``.registration``, ``.checkin``, ``.start_numbers``, ``.tombola``) must have a
 case in the audit matrix: the ``case_<service>`` functions next to the tests of
 its module (``test_<module>.py``), each checked by that file's
 ``test_every_service_writes_an_audit_entry_and_bumps_the_version`` (one audit
@@ -18,9 +18,16 @@ from types import ModuleType
 import pytest
 
 from tournament import desk as desk_package
-from tournament.desk import checkin, registration, staff, start_numbers, tournaments
+from tournament.desk import checkin, registration, staff, start_numbers, tombola, tournaments
 from tournament.models import AuditEntry
-from tournament.tests.desk import test_checkin, test_registration, test_staff, test_start_numbers, test_tournaments
+from tournament.tests.desk import (
+    test_checkin,
+    test_registration,
+    test_staff,
+    test_start_numbers,
+    test_tombola,
+    test_tournaments,
+)
 from tournament.tests.desk.helpers import Case, version
 
 pytestmark = pytest.mark.core
@@ -32,6 +39,7 @@ CASES_BY_MODULE: dict[ModuleType, dict[str, Case]] = {
     registration: test_registration.AUDIT_CASES,
     checkin: test_checkin.AUDIT_CASES,
     start_numbers: test_start_numbers.AUDIT_CASES,
+    tombola: test_tombola.AUDIT_CASES,
 }
 
 # Public functions of the desk modules that are no services (they write no audit entry of their own).
@@ -42,6 +50,7 @@ NOT_SERVICES = {
     "date_problem": "pure: the refusal for a date outside the years a tournament may have",
     "create_tournament": "no tournament (and no version) before it; its audit entry is tested in test_tournaments.py",
     "scoring_locked": "a read: whether set_scoring_table would refuse",
+    "clean_prize_name": "pure: a tombola prize's name as shown, or the refusal (the form uses it too)",
 }
 
 # Desk modules without services of their own.

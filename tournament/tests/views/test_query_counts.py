@@ -531,7 +531,7 @@ PINNED: dict[str, dict[str, int]] = {
         "round1/export_standings": 8,
         "round1/export_games": 7,
         "round1/audit_log": 10,
-        "round1/desk": 9,
+        "round1/desk": 10,  # + the checklist with its hand-outs counted (issue 30)
         "round1/check_in": 11,
         "round1/settings": 9,  # + the seated final and its games (the target note, issue 26)
         "round1/staff": 6,
@@ -542,7 +542,7 @@ PINNED: dict[str, dict[str, int]] = {
         "round1/projector": 7,  # + the expected plan: counts, tables, games (issue 30)
         "round1/projector_screen": 7,  # + the expected plan: counts, tables, games (issue 30)
         "round1/api": 4,
-        "round1/find": 5,
+        "round1/find": 6,  # + the tombola prizes the players found won (issue 30)
         "final/referee_tables": 9,
         "final/rounds": 15,  # + the plan, the tables holding up (issue 30)
         "final/ranking": 9,
@@ -554,7 +554,7 @@ PINNED: dict[str, dict[str, int]] = {
         "finished/export_standings": 8,
         "finished/export_games": 7,
         "finished/audit_log": 10,
-        "finished/desk": 9,
+        "finished/desk": 10,  # + the checklist with its hand-outs counted (issue 30)
         "finished/check_in": 11,
         "finished/settings": 9,  # + the seated final and its games (the target note, issue 26)
         "finished/staff": 6,
@@ -563,7 +563,7 @@ PINNED: dict[str, dict[str, int]] = {
         "finished/projector": 8,
         "finished/projector_screen": 8,
         "finished/api": 8,
-        "finished/find": 9,
+        "finished/find": 10,  # + the tombola prizes the players found won (issue 30)
     },
     enums.Format.LIFE_BANDS: {
         "round1/referee_tables": 9,
@@ -574,7 +574,7 @@ PINNED: dict[str, dict[str, int]] = {
         "round1/export_standings": 9,
         "round1/export_games": 7,
         "round1/audit_log": 10,
-        "round1/desk": 9,
+        "round1/desk": 10,  # + the checklist with its hand-outs counted (issue 30)
         "round1/check_in": 11,
         "round1/settings": 8,
         "round1/staff": 6,
@@ -591,7 +591,7 @@ PINNED: dict[str, dict[str, int]] = {
         "round1/projector": 10,  # + the expected plan: counts, tables, games (issue 30)
         "round1/projector_screen": 10,  # + the expected plan: counts, tables, games (issue 30)
         "round1/api": 7,
-        "round1/find": 8,
+        "round1/find": 9,  # + the tombola prizes the players found won (issue 30)
         "round2/referee_tables": 9,
         "round2/rounds": 25,  # + the plan, the tables holding up (issue 30)
         "round2/ranking": 10,
@@ -600,14 +600,14 @@ PINNED: dict[str, dict[str, int]] = {
         "round2/projector": 10,  # + the expected plan: counts, tables, games (issue 30)
         "round2/projector_screen": 10,  # + the expected plan: counts, tables, games (issue 30)
         "round2/api": 7,
-        "round2/find": 8,
+        "round2/find": 9,  # + the tombola prizes the players found won (issue 30)
         "finished/referee_tables": 10,
         "finished/rounds": 23,
         "finished/ranking": 9,
         "finished/export_standings": 8,
         "finished/export_games": 7,
         "finished/audit_log": 10,
-        "finished/desk": 9,
+        "finished/desk": 10,  # + the checklist with its hand-outs counted (issue 30)
         "finished/check_in": 11,
         "finished/settings": 8,
         "finished/staff": 6,
@@ -617,7 +617,7 @@ PINNED: dict[str, dict[str, int]] = {
         "finished/projector": 10,
         "finished/projector_screen": 10,
         "finished/api": 10,
-        "finished/find": 11,
+        "finished/find": 12,  # + the tombola prizes the players found won (issue 30)
     },
     enums.Format.POINTS: {
         "round1/referee_tables": 9,
@@ -626,7 +626,7 @@ PINNED: dict[str, dict[str, int]] = {
         "round1/export_standings": 7,
         "round1/export_games": 7,
         "round1/audit_log": 10,
-        "round1/desk": 9,
+        "round1/desk": 10,  # + the checklist with its hand-outs counted (issue 30)
         "round1/check_in": 11,
         "round1/settings": 8,
         "round1/staff": 6,
@@ -639,7 +639,7 @@ PINNED: dict[str, dict[str, int]] = {
         "round1/api": 7,
         # The phone shows the player's total and place (issue 28): the standings' three queries
         # (players, round totals, seats), once per version for every phone (``ranking.rows``).
-        "round1/find": 8,
+        "round1/find": 9,  # + the tombola prizes the players found won (issue 30)
         "round2/referee_tables": 9,
         "round2/rounds": 18,  # + the plan, the tables holding up (issue 30)
         "round2/ranking": 8,
@@ -653,7 +653,7 @@ PINNED: dict[str, dict[str, int]] = {
         "finished/export_standings": 7,
         "finished/export_games": 7,
         "finished/audit_log": 10,
-        "finished/desk": 9,
+        "finished/desk": 10,  # + the checklist with its hand-outs counted (issue 30)
         "finished/check_in": 11,
         "finished/settings": 8,
         "finished/staff": 6,
@@ -662,7 +662,7 @@ PINNED: dict[str, dict[str, int]] = {
         "finished/projector": 7,
         "finished/projector_screen": 7,
         "finished/api": 7,
-        "finished/find": 8,
+        "finished/find": 9,  # + the tombola prizes the players found won (issue 30)
     },
 }
 
@@ -694,3 +694,58 @@ def test_every_page_costs_the_same_at_20_and_500_players(client, staff_user, fmt
     assert differ == {}, f"queries at 20 vs 500 players: {differ}"
     moved = {page: (PINNED[fmt][page], small[page]) for page in small if small[page] != PINNED[fmt][page]}
     assert moved == {}, f"queries (pinned, now): {moved}"
+
+
+# --------------------------------------------------------------------------
+# The tombola's pages (issue 30): the organiser's page, the printout, the projector showing the
+# draw, and a winner's phone page, at 20 and 500 players with 12 prizes drawn
+# --------------------------------------------------------------------------
+
+TOMBOLA_PINNED = {
+    "tombola": 9,  # + the prizes, their draws (with players), those present and the draws' players
+    "print_tombola": 7,
+    "projector": 4,  # the prizes and their draws (two queries) instead of the screen's lists
+    "projector_screen": 4,
+    "find": 6,  # + the prizes the player found won
+}
+
+
+def tombola_counts(client: Client, staff_user, size: int) -> tuple[dict[str, int], dict[str, str]]:  # type: ignore[no-untyped-def]
+    from tournament.desk import tombola as tombola_service
+
+    tournament = quick_field(enums.Format.KNOCKOUT, size)
+    organiser = staff_user(tournament, enums.Role.ORGANISER)
+    client.force_login(organiser)
+    for number in range(1, 13):
+        tombola_service.add_prize(tournament=tournament, actor=organiser, name=f"Prize {number}")
+    for _ in range(10):
+        tombola_service.draw_next(tournament=tournament, actor=organiser)
+    first = tombola_service.mark_absent(
+        tournament=tournament, actor=organiser, prize_id=tournament.tombola_prizes.get(position=2).pk, confirmed=True
+    )
+    assert first.draw is not None
+    tournament.refresh_from_db()
+    winner = first.draw.player
+    paths = {
+        "tombola": (url("tombola", tournament), False),
+        "print_tombola": (url("print_tombola", tournament), False),
+        "projector": (reverse("tournament:projector", args=[tournament.public_key]), True),
+        "projector_screen": (reverse("tournament:projector_screen", args=[tournament.public_key]), True),
+        "find": (reverse("tournament:find", args=[tournament.public_key]) + f"?q={winner.start_number}", True),
+    }
+    phone = Client()
+    phone.handler = client.handler
+    counts, bodies = {}, {}
+    for name, (path, public) in paths.items():
+        cache.clear()
+        counts[name], bodies[name] = counted(phone if public else client, path)
+    assert winner.name in bodies["projector"] and "Prize 2" in bodies["projector"]
+    assert "You won prize 2" in bodies["find"]
+    assert bodies["print_tombola"].count("among") >= 11
+    return counts, bodies
+
+
+def test_the_tombola_pages_cost_the_same_at_20_and_500_players(client, staff_user):  # type: ignore[no-untyped-def]
+    (small, _), (large, _) = (tombola_counts(client, staff_user, size) for size in SIZES)
+    assert small == large, f"queries at 20 vs 500 players: {small} {large}"
+    assert small == TOMBOLA_PINNED
