@@ -10,6 +10,7 @@ someone works in it.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
@@ -126,7 +127,12 @@ def _preview_tables(next_round: services.NextRound) -> list[PreviewTable]:
     ids = [pid for table in next_round.plan.tables for pid in table]
     players = Player.objects.in_bulk(ids)
     tables = []
-    for number, table in enumerate(next_round.plan.tables, start=1):
+    # A fixed seat's table shows its number; the others the smallest numbers left (as seated).
+    wanted = list(next_round.plan.numbers or [None] * len(next_round.plan.tables))
+    taken = {number for number in wanted if number is not None}
+    free = (number for number in itertools.count(1) if number not in taken)
+    for fixed_number, table in zip(wanted, next_round.plan.tables, strict=True):
+        number = fixed_number if fixed_number is not None else next(free)
         repeats = []
         for index, first in enumerate(table):
             for second in table[index + 1 :]:
