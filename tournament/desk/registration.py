@@ -450,9 +450,10 @@ def set_fixed_seat(*, tournament: Tournament, actor: User, player_id: int, numbe
             "fixed_seat_set",
             player=player.pk,
             name=player.name,
-            table=number,
+            # Not ``table=``: that names the audit entry's table (``writes.audit``).
+            fixed_table=number,
             need=need,
-            old_table=old[0],
+            old_fixed_table=old[0],
             old_need=old[1],
         )
     return player

@@ -448,8 +448,8 @@ def _extras(action: str, detail: Mapping[str, Any], values: Mapping[str, Any]) -
     if action in ("main_round_started", "consolation_tables_formed") and detail.get("final"):
         yield str(FINAL_TABLE)
     if action == "fixed_seat_set":
-        if detail.get("table"):
-            yield str(FIXED_AT) % {"table": detail["table"]}
+        if detail.get("fixed_table"):
+            yield str(FIXED_AT) % {"table": detail["fixed_table"]}
             if detail.get("need") in enums.SeatNeed.values and detail["need"]:
                 yield str(FIXED_NEED) % {"need": enums.SeatNeed(detail["need"]).label}
         else:

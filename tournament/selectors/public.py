@@ -363,6 +363,7 @@ class _TableRow:
     is_final: bool
     started_at: datetime | None
     duel_for_place: int | None
+    fixed_seat: bool = False
 
 
 _TABLE_COLUMNS: tuple[Any, ...] = tuple(f"table__{column.name}" for column in dataclasses.fields(_TableRow))
