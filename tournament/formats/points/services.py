@@ -82,17 +82,18 @@ def plan_next_round(tournament: Tournament, *, choice: str = "", seed: int) -> N
         refuse_without_draw(tournament)
     checked_in = list(
         Player.objects.filter(tournament=tournament, status=enums.PlayerStatus.CHECKED_IN).values_list(
-            "pk", "club", "paused_from_round"
+            "pk", "club", "paused_from_round", "fixed_table"
         )
     )
     # A pause is always set for a round not seated yet (``pause_player``): whoever has one sits out.
-    players = [(pid, club) for pid, club, paused in checked_in if paused is None]
+    players = [(pid, club) for pid, club, paused, _fixed in checked_in if paused is None]
+    # Fixed seats (``Player.fixed_table``), read with the players.
+    fixed = {pid: number for pid, _club, paused, number in checked_in if paused is None and number is not None}
     paused_count = len(checked_in) - len(players)
     refuse_too_few(len(players), points.SPEC.min_players)
     tables = _table_plan(tournament, len(players), choice)
     history = reads.history(tournament)
     met = points.met_pairs(history)
-    fixed = rounds.fixed_seats(pid for pid, _club in players)
 
     def seat(pins: dict[int, int] | None) -> seating.SeatingPlan:
         return seating.seat_avoiding_repeats(
