@@ -193,10 +193,13 @@ def test_every_format_keeps_the_fixed_players_at_their_table_in_every_round(
     assert_every_round_kept(tournament, fixed)
     notes = " ".join(Round.objects.filter(tournament=tournament).values_list("seating_note", flat=True))
     assert "Fixed seats kept:" in notes
-    if fmt == enums.Format.POINTS:
-        # The cost against the seating without the fixed seats, every round.
-        for note in Round.objects.filter(tournament=tournament).values_list("seating_note", flat=True):
-            assert "Fixed seats: cost no repeats." in note or "more repeated meeting" in note
+    # Every round that seated a fixed player says what the fixed seats cost in repeats (points:
+    # against the seating without them; the draws: against the draw as it came).
+    for rnd in Round.objects.filter(tournament=tournament, tables__seats__player_id__in=list(fixed)).distinct():
+        assert "Fixed seats: cost no repeats." in rnd.seating_note or "more repeated meeting" in rnd.seating_note, (
+            rnd,
+            rnd.seating_note,
+        )
 
 
 @pytest.mark.django_db
@@ -354,3 +357,18 @@ def test_the_printouts_and_the_projector_mark_the_fixed_table_in_words(client, d
         assert "Fixed seat" in screen
         # The public is not told the need.
         assert "Wheelchair" not in screen
+
+
+@pytest.mark.django_db
+def test_the_points_preview_shows_the_fixed_table_and_its_cost(client, django_user_model) -> None:  # type: ignore[no-untyped-def]
+    from tournament.models import StaffRole
+
+    tournament = simulation.create_field(fmt=enums.Format.POINTS, players=7, seed=4)
+    fix(tournament, {2: 5})
+    user = django_user_model.objects.create_user("org2", password="pw-12345678")
+    StaffRole.objects.create(tournament=tournament, user=user, role=enums.Role.ORGANISER)
+    client.force_login(user)
+    with translation.override("en"):
+        page = client.get(url("points_preview", tournament, 1) + "?seed=3").content.decode()
+    assert 'data-table="5"' in page and "Fixed seat" in page
+    assert "Fixed seats: cost no repeats." in page

@@ -120,6 +120,8 @@ class PreviewTable:
     number: int
     players: list[Player]
     repeats: list[tuple[str, str, int]]
+    # A fixed seat is kept here (its number is the fixed player's).
+    fixed: bool = False
 
 
 def _preview_tables(next_round: services.NextRound) -> list[PreviewTable]:
@@ -139,7 +141,7 @@ def _preview_tables(next_round: services.NextRound) -> list[PreviewTable]:
                 times = next_round.repeated.get(frozenset((first, second)))
                 if times:
                     repeats.append((players[first].name, players[second].name, times))
-        tables.append(PreviewTable(number, [players[pid] for pid in table], repeats))
+        tables.append(PreviewTable(number, [players[pid] for pid in table], repeats, fixed_number is not None))
     return tables
 
 
