@@ -33,6 +33,16 @@ class PlayerStatus(models.TextChoices):
     NO_SHOW = "no_show", _("No-show")
 
 
+class SeatNeed(models.TextChoices):
+    """Why a player keeps one table (``Player.fixed_table``): said in words on every printout."""
+
+    NONE = "", _("No particular need")
+    WHEELCHAIR = "wheelchair", _("Wheelchair access")
+    HEARING = "hearing", _("Hearing")
+    SIGHT = "sight", _("Sight")
+    OTHER = "other", _("Other need")
+
+
 class Role(models.TextChoices):
     ORGANISER = "organiser", _("Organiser")
     DESK = "desk", _("Desk")

@@ -217,6 +217,21 @@ class PlayerForm(forms.Form):
     confirm_outside_window = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
 
+class FixedSeatForm(forms.Form):
+    """The desk's marker for a fixed or accessible table (``desk.set_fixed_seat`` checks the rest:
+    a need without a number, too many players fixed to one number)."""
+
+    need = forms.ChoiceField(label=_("Need"), choices=enums.SeatNeed.choices, required=False)
+    table = forms.IntegerField(
+        label=_("Fixed table number"),
+        required=False,
+        min_value=1,
+        max_value=999,
+        help_text=_("The table this player keeps in every round. Leave empty for no fixed table."),
+        error_messages={"invalid": _("Enter the table number as a whole number, for example 5.")},
+    )
+
+
 class CsvImportForm(forms.Form):
     file = forms.FileField(label=_("CSV file (name, club, contact)"))
     skip_bad_rows = forms.BooleanField(label=_("Import only the good rows"), required=False)

@@ -20,8 +20,8 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import translation
 from django.utils.functional import cached_property
+from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import gettext_noop
 
 from games.rules.uno import STANDARD_SCORING
 from tournament import enums, folding, naming
@@ -492,6 +492,11 @@ class Player(models.Model):
     # Points format: a checked-in player who pauses is not seated from this round on, until brought back
     # (``formats.points.services.pause_player``/``resume_player``); a new check-in clears it.
     paused_from_round = models.PositiveIntegerField(_("paused from round"), null=True, blank=True)
+    # A fixed seat (the desk's marker, ``desk.registration.set_fixed_seat``): the player plays every round
+    # at this table number, a place in the hall (wheelchair access, hearing, sight); every format's
+    # seating keeps it (``seating.place_fixed``, ``play.rounds.fixed_seats``). Null: seated as anyone.
+    fixed_table = models.PositiveSmallIntegerField(_("fixed table"), null=True, blank=True)
+    seat_need = models.CharField(_("seat need"), max_length=20, choices=enums.SeatNeed.choices, blank=True, default="")
     registered_at = models.DateTimeField(auto_now_add=True)
     status_changed_at = models.DateTimeField(auto_now_add=True)
     # Case- and space-folded name, to warn about a second registration of one person.
@@ -692,6 +697,10 @@ class Table(models.Model):
     closed_at = models.DateTimeField(null=True, blank=True)
     # Points format with a time limit: the referee called time at this table.
     time_called_at = models.DateTimeField(null=True, blank=True)
+    # A fixed seat kept here (``Player.fixed_table``): the number was the fixed player's, and the
+    # printouts and the projector say so in words (``fixed_label``); ``fixed_need`` is the need named.
+    fixed_seat = models.BooleanField(default=False)
+    fixed_need = models.CharField(max_length=20, choices=enums.SeatNeed.choices, blank=True, default="")
     # Second confirmation (Tournament.confirm_results): who confirmed the decided result.
     # Cleared whenever the result changes (a game recorded, undone or corrected; reopened).
     confirmed_at = models.DateTimeField(null=True, blank=True)
@@ -710,6 +719,15 @@ class Table(models.Model):
     def __str__(self) -> str:
         """The table's one name ("Main round 2 · Table 3", "Final · Duel for place 2")."""
         return naming.of_table(self)
+
+    @property
+    def fixed_label(self) -> str:
+        """ "Fixed seat" (with the need: "Fixed seat: Wheelchair access") or "" for another table."""
+        if not self.fixed_seat:
+            return ""
+        if self.fixed_need:
+            return gettext("Fixed seat: %(need)s") % {"need": enums.SeatNeed(self.fixed_need).label}
+        return gettext("Fixed seat")
 
 
 class Seat(models.Model):

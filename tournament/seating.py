@@ -41,21 +41,28 @@ from tournament.formats.base import FormatError, TableSizes
 __all__ = [
     "CLUBS_APART_ALGORITHM",
     "CLUBS_SUFFIX",
+    "FIXED_FEWER_TABLES",
+    "FIXED_NUMBER_HELD",
+    "FIXED_SUFFIX",
+    "FIXED_TABLE_FULL",
     "LINEAR_ALGORITHM",
     "LINEAR_CAPPED_ALGORITHM",
     "LOOKAHEAD_ALGORITHM",
     "REPEAT_AVOIDING_ALGORITHM",
     "SEATING_ALGORITHM",
+    "FixedPlacement",
     "PlannedRound",
     "SeatingImpossible",
     "SeatingOption",
     "SeatingPlan",
     "SeatingPlayer",
+    "UnkeptSeat",
     "add_meetings",
     "club_conflicts",
     "count_repeated_pairs",
     "explain_impossible",
     "further_rounds_bound",
+    "place_fixed",
     "repeat_free_rounds_bound",
     "repeat_free_run",
     "seat_avoiding_repeats",
@@ -99,6 +106,8 @@ REPEAT_AVOIDING_ALGORITHM = "avoid-repeats-v1"
 LOOKAHEAD_ALGORITHM = "lookahead-v2"
 #: Suffix of ``algorithm`` when ``seat_avoiding_repeats`` keeps clubs apart.
 CLUBS_SUFFIX = "+clubs"
+#: Suffix of ``algorithm`` when ``seat_avoiding_repeats`` kept fixed seats (``place_fixed``).
+FIXED_SUFFIX = "+fixed"
 #: ``LINEAR_ALGORITHM`` whose swap phase stopped at its total work bound
 #: (``LINEAR_SWAP_WORK`` partner evaluations per player); otherwise the same seating.
 LINEAR_CAPPED_ALGORITHM = "avoid-repeats-linear-v2"
@@ -255,6 +264,10 @@ class SeatingPlan:
     planned_rounds: int = 1
     repeat_free_ahead: int = 0
     repeat_free_ahead_bound: int = 0
+    #: With fixed seats (``seat_avoiding_repeats(fixed=...)``): per table the number it must take
+    #: (None: any free number), and the fixed seats that could not be kept (``place_fixed``).
+    numbers: tuple[int | None, ...] = ()
+    unkept: tuple[UnkeptSeat, ...] = ()
 
     @property
     def sizes(self) -> tuple[int, ...]:
@@ -494,8 +507,15 @@ class _SwapSearch:
     would have at table t (excluding itself), kept up to date on every swap.
     """
 
-    def __init__(self, weights: Sequence[Mapping[int, int]], tables: Sequence[Sequence[int]]) -> None:
+    def __init__(
+        self,
+        weights: Sequence[Mapping[int, int]],
+        tables: Sequence[Sequence[int]],
+        pinned: frozenset[int] = frozenset(),
+    ) -> None:
         self.weights = weights
+        # Players that never move (fixed seats, ``place_fixed``): swaps move only the others.
+        self.pinned = pinned
         self.members: list[list[int]] = [list(table) for table in tables]
         count = len(weights)
         self.table_of = [0] * count
@@ -537,7 +557,12 @@ class _SwapSearch:
         self.work += len(self.weights[a]) + len(self.weights[b])
 
     def unhappy(self) -> list[int]:
-        return [player for player in range(len(self.table_of)) if self.conflict[player][self.table_of[player]] > 0]
+        pinned = self.pinned
+        return [
+            player
+            for player in range(len(self.table_of))
+            if self.conflict[player][self.table_of[player]] > 0 and player not in pinned
+        ]
 
     def descend(self, rng: random.Random, limit: int) -> None:
         """Best-improvement swaps for players with a conflict until none helps or work runs out."""
@@ -553,7 +578,7 @@ class _SwapSearch:
                 if self.conflict[a][table_a] == 0:
                     continue
                 # swap_delta inlined: this loop is the hot spot.
-                conflict, weights_a = self.conflict, self.weights[a]
+                conflict, weights_a, pinned = self.conflict, self.weights[a], self.pinned
                 row_a = conflict[a]
                 stay_a = row_a[table_a]
                 best_delta, best_b = 0, -1
@@ -562,6 +587,8 @@ class _SwapSearch:
                         continue
                     move_a = row_a[table_b] - stay_a
                     for b in members:
+                        if b in pinned:
+                            continue
                         row_b = conflict[b]
                         delta = move_a + row_b[table_a] - row_b[table_b] - 2 * weights_a.get(b, 0)
                         if delta < best_delta:
@@ -580,7 +607,13 @@ class _SwapSearch:
         table_b = rng.randrange(len(self.members) - 1)
         if table_b >= self.table_of[a]:
             table_b += 1
-        b = rng.choice(self.members[table_b])
+        if self.pinned:
+            movable = [other for other in self.members[table_b] if other not in self.pinned]
+            if not movable:
+                return
+            b = rng.choice(movable)
+        else:
+            b = rng.choice(self.members[table_b])
         self.swap(a, b)
 
     def snapshot(self) -> list[list[int]]:
@@ -596,14 +629,16 @@ def _improve(
     settle_below: int | None = None,
     patience: int = 0,
     give_up: int | None = None,
+    pinned: frozenset[int] = frozenset(),
 ) -> tuple[list[list[int]], int, int]:
     """Iterated local search from ``tables``: descend, kick, keep the best.
 
     Stops at cost ``floor`` (a known lower bound), when ``limit`` work is spent,
     or once the best cost is below ``settle_below`` and ``patience`` kicks in a
-    row found nothing better. Returns (best tables, best cost, work spent).
+    row found nothing better. Returns (best tables, best cost, work spent). ``pinned`` players
+    never move.
     """
-    search = _SwapSearch(weights, tables)
+    search = _SwapSearch(weights, tables, pinned)
     if len(tables) < 2:
         return search.snapshot(), search.cost, search.work
     search.descend(rng, limit)
@@ -624,7 +659,7 @@ def _improve(
         stale += 1
         if search.cost > best_cost:
             work = search.work
-            search = _SwapSearch(weights, best)
+            search = _SwapSearch(weights, best, pinned)
             search.work = work + search.rebuild_work
     return best, best_cost, search.work
 
@@ -769,8 +804,19 @@ def seat_avoiding_repeats(
     lookahead_work: int = schedule.LOOKAHEAD_WORK,
     linear_swap_work: int = LINEAR_SWAP_WORK,
     history_rounds: Sequence[Iterable[Iterable[int]]] = (),
+    fixed: Mapping[int, int] | None = None,
 ) -> SeatingPlan:
     """Seat every player at tables of ``table_sizes``, keeping those who met apart.
+
+    ``fixed`` (player id -> table number): players kept at their table (``place_fixed``: one
+    table per number, the lowest numbers first). A resolvable design cannot hold two fixed
+    players at different tables (every pair meets once), so with a fixed player in the field the
+    round is seated round by round, without the design and the lookahead: up to ``LINEAR_FROM``
+    each try's greedy start has the fixed players moved to their tables and the swap search
+    moves only the others (``_SwapSearch.pinned``); above it the linear seating is followed by
+    ``place_fixed``. The short-table repair never moves a fixed player. The plan's ``numbers``
+    give each table's fixed number and ``unkept`` the seats not kept; ``algorithm`` ends in
+    ``FIXED_SUFFIX``. Without fixed players (or none in the field) the seating is unchanged.
 
     ``met`` maps a pair (``frozenset({a, b})``) to how often the two sat at one
     table before, or is an iterable of such pairs; ``last_round_pairs`` are the
@@ -885,19 +931,31 @@ def seat_avoiding_repeats(
 
     short = short_size(sizes, preferred)
     history = dict(short_table_history or {})
+    pins = {pid: number for pid, number in (fixed or {}).items() if pid in index_of}
+    placement: FixedPlacement | None = None
     horizon = min(rounds_left, further, schedule.MAX_HORIZON)
+    if pins:
+        horizon = 1
     planned = 1
     ahead: int | None = None
     # A known design for the field (all tables of one size): the rounds left from its classes.
     design_horizon = min(rounds_left, further)
     designed = None
     # The last round too when the history is given (the design's last class is left for it).
-    if len(ids) <= LINEAR_FROM and (design_horizon > 1 or (design_horizon and history_rounds)) and len(set(sizes)) == 1:
+    if (
+        not pins
+        and len(ids) <= LINEAR_FROM
+        and (design_horizon > 1 or (design_horizon and history_rounds))
+        and len(set(sizes)) == 1
+    ):
         designed = _seat_by_design(ids, sizes[0], design_horizon, counts, apart, seed, lookahead_work, history_rounds)
     if len(ids) > LINEAR_FROM:
         rng = random.Random(seed)
         seated, capped = _seat_linear(ids, sizes, by_id, rng, apart, linear_swap_work * len(ids))
         algorithm = LINEAR_CAPPED_ALGORITHM if capped else LINEAR_ALGORITHM
+        if pins:
+            placement = place_fixed(seated, pins, met=counts, clubs=apart)
+            seated = [list(table) for table in placement.tables]
     elif designed is not None:
         seated, rng = designed
         planned = ahead = design_horizon
@@ -927,14 +985,20 @@ def seat_avoiding_repeats(
             algorithm += f"w{lookahead_work}"
         if attempts != DEFAULT_ATTEMPTS or work_limit != DEFAULT_WORK_LIMIT:
             algorithm = f"{algorithm}a{attempts}w{work_limit}"
+    elif pins:
+        seated, rng, placement = _seat_dense_fixed(ids, sizes, weights, seed, attempts, work_limit, pins, counts, apart)
+        algorithm = REPEAT_AVOIDING_ALGORITHM
+        if attempts != DEFAULT_ATTEMPTS or work_limit != DEFAULT_WORK_LIMIT:
+            algorithm = f"{algorithm}:a{attempts}w{work_limit}"
     else:
         seated, rng = _seat_dense(ids, sizes, weights, seed, attempts, work_limit)
         algorithm = REPEAT_AVOIDING_ALGORITHM
         if attempts != DEFAULT_ATTEMPTS or work_limit != DEFAULT_WORK_LIMIT:
             algorithm = f"{algorithm}:a{attempts}w{work_limit}"
-    if short is not None and history and _spread_short_tables(seated, short, history, by_id, apart):
+    pinned = placement.pinned if placement is not None else frozenset()
+    if short is not None and history and _spread_short_tables(seated, short, history, by_id, apart, pinned):
         algorithm += SHORT_FAIR_SUFFIX
-        if len(ids) <= LINEAR_FROM:
+        if len(ids) <= LINEAR_FROM and placement is None:
             # The repair and its polish are local: in a small field they can end with more
             # repeats than a fair shuffle (seeded, the same repair) finds (10 players, fourth
             # round: 5 against 4). Never seat worse than that: the shuffle is taken where it is
@@ -947,6 +1011,8 @@ def seat_avoiding_repeats(
                 algorithm += SHUFFLE_SUFFIX
     if keep_clubs_apart:
         algorithm += CLUBS_SUFFIX
+    if placement is not None:
+        algorithm += FIXED_SUFFIX
     for table in seated:
         rng.shuffle(table)
     pairs = table_pairs(seated)
@@ -966,6 +1032,8 @@ def seat_avoiding_repeats(
         planned_rounds=planned,
         repeat_free_ahead=ahead,
         repeat_free_ahead_bound=min(rounds_left, further),
+        numbers=placement.numbers if placement is not None else (),
+        unkept=placement.unkept if placement is not None else (),
     )
 
 
@@ -1147,6 +1215,45 @@ def _seat_dense(
             best_tables, best_cost = found, cost
     assert best_tables is not None
     return [[ids[index] for index in table] for table in best_tables], rng
+
+
+def _seat_dense_fixed(
+    ids: Sequence[int],
+    sizes: Sequence[int],
+    weights: list[dict[int, int]],
+    seed: int,
+    attempts: int,
+    work_limit: int,
+    pins: Mapping[int, int],
+    counts: Mapping[frozenset[int], int],
+    apart: Mapping[int, str] | None,
+) -> tuple[list[list[int]], random.Random, FixedPlacement]:
+    """``_seat_dense`` with fixed seats: each try's greedy start has the fixed players moved to
+    their tables (``place_fixed``), then the swap search moves only the others. The best try
+    wins (ties keep the earlier); returns its seated ids, the generator and its placement."""
+    rng = random.Random(seed)
+    setup_work = len(ids) * len(sizes) + sum(len(row) for row in weights)
+    met_degree = [len(row) for row in weights]
+    index_of = {pid: index for index, pid in enumerate(ids)}
+    best: tuple[list[list[int]], FixedPlacement] | None = None
+    best_cost = -1
+    spent = 0
+    for attempt in range(attempts):
+        if best is not None and best_cost == 0:
+            break
+        if attempt > 0 and spent >= work_limit:
+            break
+        share = max((work_limit - spent) // (attempts - attempt), 1)
+        start = [[ids[index] for index in table] for table in _greedy(weights, met_degree, sizes, rng)]
+        placement = place_fixed(start, pins, met=counts, clubs=apart)
+        pinned = frozenset(index_of[pid] for pid in placement.pinned)
+        tables = [[index_of[pid] for pid in table] for table in placement.tables]
+        found, cost, work = _improve(weights, tables, rng, share, 0, None, 0, GIVE_UP, pinned)
+        spent += work + setup_work
+        if best is None or cost < best_cost:
+            best, best_cost = ([[ids[index] for index in table] for table in found], placement), cost
+    assert best is not None
+    return best[0], rng, best[1]
 
 
 def _greedy(
@@ -1418,8 +1525,11 @@ def _spread_short_tables(
     history: Mapping[int, int],
     met: Mapping[int, Mapping[int, int]],
     apart: Mapping[int, str] | None = None,
+    pinned: frozenset[int] = frozenset(),
 ) -> bool:
     """Move the short-table seats to the players with the fewest so far; True if anything moved.
+
+    ``pinned`` players (fixed seats) never move: the fairness yields to them.
 
     With ``S`` short seats, let ``c`` be the ``S``-th smallest count: players
     below ``c`` must sit short, players above ``c`` must not. Each violator
@@ -1442,6 +1552,8 @@ def _spread_short_tables(
 
     moved = False
     for pid in sorted(where):
+        if pid in pinned:
+            continue
         count = history.get(pid, 0)
         at_short = len(tables[where[pid]]) == short
         if (at_short and count <= threshold) or (not at_short and count >= threshold):
@@ -1451,7 +1563,10 @@ def _spread_short_tables(
             for other in sorted(where)
             if (len(tables[where[other]]) == short) != at_short
             and (history.get(other, 0) >= threshold if not at_short else history.get(other, 0) <= threshold)
+            and other not in pinned
         ]
+        if not partners:
+            continue
         mine = where[pid]
 
         here = cost(pid, mine, pid)
@@ -1467,7 +1582,7 @@ def _spread_short_tables(
         where[pid], where[best] = theirs, mine
         moved = True
     if moved:
-        _polish_fairly(tables, short, threshold, history, met, where, apart)
+        _polish_fairly(tables, short, threshold, history, met, where, apart, pinned)
     return moved
 
 
@@ -1479,6 +1594,7 @@ def _polish_fairly(
     met: Mapping[int, Mapping[int, int]],
     where: dict[int, int],
     apart: Mapping[int, str] | None = None,
+    pinned: frozenset[int] = frozenset(),
 ) -> None:
     """Best-improvement swaps for players with a repeat, keeping the short seats fair.
 
@@ -1501,6 +1617,8 @@ def _polish_fairly(
     for _ in range(LINEAR_PASSES):
         improved = False
         for pid in sorted(where):
+            if pid in pinned:
+                continue
             mine = where[pid]
             here = cost(pid, mine, pid)
             if here == 0:
@@ -1513,7 +1631,7 @@ def _polish_fairly(
                 if other_short != mine_short and not allowed(pid, other_short):
                     continue
                 for other in tables[other_table]:
-                    if other_short != mine_short and not allowed(other, mine_short):
+                    if other in pinned or (other_short != mine_short and not allowed(other, mine_short)):
                         continue
                     delta = (
                         cost(pid, other_table, other) + cost(other, mine, pid) - here - cost(other, other_table, other)
@@ -1621,3 +1739,128 @@ def smallest_free_number(held: Iterable[int]) -> int:
     while number in taken:
         number += 1
     return number
+
+
+# --------------------------------------------------------------------------
+# Fixed seats: a player kept at one table number (wheelchair, hearing, sight)
+# --------------------------------------------------------------------------
+
+#: Why a fixed seat was not kept (``UnkeptSeat.reason``; the service layer words it):
+#: the round has fewer tables than distinct fixed numbers (the lowest numbers win),
+FIXED_FEWER_TABLES = "fewer_tables"
+#: a table of the tournament still in play holds the number (life bands' concurrent rounds),
+FIXED_NUMBER_HELD = "number_held"
+#: more players fixed to the number than the table has seats (a final of two, a duel).
+FIXED_TABLE_FULL = "table_full"
+
+
+@dataclass(frozen=True)
+class UnkeptSeat:
+    """A fixed seat this round could not keep: the player, the number, why (``FIXED_*``)."""
+
+    player: int
+    number: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class FixedPlacement:
+    """A round's tables with the fixed players moved to their tables.
+
+    ``tables`` keep their sizes and order; ``numbers[i]`` is the number table ``i`` must take
+    (None: any free number); ``unkept`` the fixed seats not kept; ``moved`` how many swaps it took.
+    """
+
+    tables: tuple[tuple[int, ...], ...]
+    numbers: tuple[int | None, ...]
+    unkept: tuple[UnkeptSeat, ...] = ()
+    moved: int = 0
+
+    @property
+    def pinned(self) -> frozenset[int]:
+        """The players kept at their fixed table (they never move in a later search)."""
+        return frozenset(
+            pid for table, number in zip(self.tables, self.numbers, strict=True) if number is not None for pid in table
+        )
+
+
+def place_fixed(
+    tables: Sequence[Sequence[int]],
+    fixed: Mapping[int, int],
+    *,
+    held: Iterable[int] = (),
+    met: Mapping[frozenset[int], int] | None = None,
+    clubs: Mapping[int, str] | None = None,
+) -> FixedPlacement:
+    """Move each fixed player (``fixed``: player id -> table number) to one table per number.
+
+    The table number is a place in the hall: the table holding a fixed player takes that number
+    whatever the round's table count. Players fixed to one number sit together; players with
+    different numbers sit at different tables. Numbers are served lowest first; a number that a
+    table still in play holds (``held``), a number beyond the round's table count (fewer tables
+    than distinct numbers) and players beyond a table's seats (a final of two) are reported in
+    ``unkept`` and those players seated as anyone else. Each number goes to the table already
+    holding most of its players (then the lowest index), and each missing player swaps in with a
+    player of that table who is not fixed there, the one whose move adds the fewest pairs who met
+    before (``met``) and club mates (``clubs``, weighted above any repeat). Table sizes and order
+    stay; ids not in ``fixed`` and fixed ids not seated are ignored. Deterministic.
+    """
+    seated = [list(table) for table in tables]
+    where = {pid: index for index, table in enumerate(seated) for pid in table}
+    present = {pid: number for pid, number in fixed.items() if pid in where}
+    taken = set(held)
+    counts = met or {}
+    club_of = clubs or {}
+    groups: dict[int, list[int]] = {}
+    for pid in sorted(present):
+        groups.setdefault(present[pid], []).append(pid)
+    numbers: list[int | None] = [None] * len(seated)
+    unkept: list[UnkeptSeat] = []
+    kept: set[int] = set()
+    moved = 0
+
+    def cost(pid: int, table: int, without: int) -> int:
+        total = 0
+        for other in seated[table]:
+            if other in (pid, without):
+                continue
+            total += counts.get(frozenset((pid, other)), 0) * (1 << 20)
+            if club_of.get(pid) and club_of.get(pid) == club_of.get(other):
+                total += 1 << 40
+        return total
+
+    for number in sorted(groups):
+        members = groups[number]
+        if number in taken:
+            unkept.extend(UnkeptSeat(pid, number, FIXED_NUMBER_HELD) for pid in members)
+            continue
+        free = [index for index in range(len(seated)) if numbers[index] is None]
+        if not free:
+            unkept.extend(UnkeptSeat(pid, number, FIXED_FEWER_TABLES) for pid in members)
+            continue
+        target = max(free, key=lambda index: (sum(1 for pid in members if where[pid] == index), -index))
+        room = len(seated[target])
+        if len(members) > room:
+            # Those already there stay first, then the lowest ids.
+            members = sorted(members, key=lambda pid: (where[pid] != target, pid))
+            unkept.extend(UnkeptSeat(pid, number, FIXED_TABLE_FULL) for pid in members[room:])
+            members = members[:room]
+        numbers[target] = number
+        kept.update(members)
+        for pid in members:
+            if where[pid] == target:
+                continue
+            mine = where[pid]
+            partners = [other for other in seated[target] if other not in kept]
+            best = min(
+                partners,
+                key=lambda other: (cost(pid, target, other) + cost(other, mine, pid), other),
+            )
+            seated[mine][seated[mine].index(pid)] = best
+            seated[target][seated[target].index(best)] = pid
+            where[pid], where[best] = target, mine
+            moved += 1
+    unkept.sort(key=lambda seat: (seat.number, seat.player))
+    return FixedPlacement(
+        tables=tuple(tuple(table) for table in seated), numbers=tuple(numbers), unkept=tuple(unkept), moved=moved
+    )

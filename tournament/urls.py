@@ -53,6 +53,7 @@ urlpatterns = [
     path("t/<int:tournament_id>/players/<int:player_id>/withdraw/", desk.withdraw, name="withdraw"),
     path("t/<int:tournament_id>/players/<int:player_id>/no-show/", desk.no_show, name="no_show"),
     path("t/<int:tournament_id>/players/<int:player_id>/reinstate/", desk.reinstate, name="reinstate"),
+    path("t/<int:tournament_id>/players/<int:player_id>/seat/", desk.fixed_seat, name="fixed_seat"),
     path("t/<int:tournament_id>/draw/", desk.draw, name="draw"),
     path("t/<int:tournament_id>/print/cards/", desk.print_cards, name="print_cards"),
     path("t/<int:tournament_id>/print/players/", desk.print_players, name="print_players"),

@@ -28,6 +28,7 @@ from tournament.desk.registration import (
     import_players_csv,
     parse_player_csv,
     register_player,
+    set_fixed_seat,
 )
 from tournament.desk.staff import add_staff, remove_staff
 from tournament.desk.start_numbers import draw_start_numbers
@@ -66,6 +67,7 @@ __all__ = [
     "save_settings",
     "scoring_locked",
     "set_check",
+    "set_fixed_seat",
     "set_returned",
     "set_scoring_table",
     "undo_check_in",

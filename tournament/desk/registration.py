@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tournament import enums, folding
-from tournament.desk.players import active_count, name_key
+from tournament.desk.players import active_count, lock_player, name_key
 from tournament.errors import NeedsConfirmation, ServiceError
 from tournament.middleware import current_origin
 from tournament.models import AuditEntry, Player, Tournament
@@ -398,3 +398,62 @@ def _audit_registered(tournament: Tournament, actor: User, players: list[Player]
         )
         for player in players
     )
+
+
+#: The highest table number the desk accepts for a fixed seat (a hall's numbers, not a typo's).
+FIXED_TABLE_MAX = 999
+
+
+def set_fixed_seat(*, tournament: Tournament, actor: User, player_id: int, number: int | None, need: str) -> Player:
+    """The desk's marker for a player who needs a fixed or accessible table: ``number`` is the
+    organiser's table (a place in the hall, kept in every round the player plays:
+    ``seating.place_fixed``, ``play.rounds.number_tables``), ``need`` says why
+    (``enums.SeatNeed``; "" for none). ``number=None`` clears the fixed seat (and the need).
+
+    Refused, nothing saved: a number below 1 or above ``FIXED_TABLE_MAX``, an unknown need, a
+    need without a number, and a number already fixed for as many players (registered, waiting
+    or checked in) as the largest table seats. Audited (``fixed_seat_set``, old and new); a change
+    between rounds applies from the next round seated (tables seated stay as they are)."""
+    if need not in enums.SeatNeed.values:
+        raise ServiceError(_("Choose the player's need from the list."))
+    if number is not None and not 1 <= number <= FIXED_TABLE_MAX:
+        raise ServiceError(_("A table number is a whole number from 1 to %(max)d.") % {"max": FIXED_TABLE_MAX})
+    if number is None and need:
+        raise ServiceError(_("Give the table number the player keeps, or choose “No particular need”."))
+    with transaction.atomic():
+        locked = lock_tournament(tournament.pk)
+        player = lock_player(locked, player_id)
+        if number is not None:
+            others = (
+                Player.objects.filter(tournament=locked, fixed_table=number)
+                .exclude(pk=player.pk)
+                .exclude(status__in=(enums.PlayerStatus.WITHDRAWN, enums.PlayerStatus.NO_SHOW))
+                .count()
+            )
+            if others + 1 > locked.table_size_max:
+                raise ServiceError(
+                    _(
+                        "Table %(number)d already keeps %(count)d fixed seats, as many as the largest table seats "
+                        "(%(max)d). Choose another table number."
+                    )
+                    % {"number": number, "count": others, "max": locked.table_size_max}
+                )
+        old = (player.fixed_table, player.seat_need)
+        if old == (number, need):
+            return player
+        player.fixed_table, player.seat_need = number, need
+        player.save(update_fields=["fixed_table", "seat_need"])
+        bump(locked)
+        audit(
+            locked,
+            actor,
+            "fixed_seat_set",
+            player=player.pk,
+            name=player.name,
+            # Not ``table=``: that names the audit entry's table (``writes.audit``).
+            fixed_table=number,
+            need=need,
+            old_fixed_table=old[0],
+            old_need=old[1],
+        )
+    return player

@@ -5,7 +5,8 @@ Callers hold the tournament lock and bump its version (``tournament.writes``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -16,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tournament import backups, enums, naming, seating
-from tournament.models import Round, Seat, Table, Tournament
+from tournament.models import Player, Round, Seat, Table, Tournament
 from tournament.writes import User, audit, bump
 
 
@@ -60,11 +61,12 @@ def free_number(tournament_id: int, *, exclude: int | None = None) -> int:
     return seating.smallest_free_number(held.values_list("number", flat=True))
 
 
-def free_numbers(tournament_id: int) -> Iterator[int]:
+def free_numbers(tournament_id: int, reserved: Iterable[int] = ()) -> Iterator[int]:
     """The numbers the tables of a new round take, smallest first (``free_number`` for each
     table in turn), read once: seating a round of n tables reads the numbers in play once,
-    not n times (n² rows for a big field)."""
-    taken = set(in_play(tournament_id).values_list("number", flat=True))
+    not n times (n² rows for a big field). ``reserved`` numbers (fixed seats of players still
+    in play, ``reserved_numbers``) are skipped: they are kept for their players' tables."""
+    taken = set(in_play(tournament_id).values_list("number", flat=True)) | set(reserved)
     while True:
         number = seating.smallest_free_number(taken)
         taken.add(number)
@@ -311,3 +313,167 @@ def keep_numbers_apart(tables: Iterable[Table]) -> list[tuple[Table, int]]:
         table.save(update_fields=["number", "version"])
         moved.append((table, old))
     return moved
+
+
+# --------------------------------------------------------------------------
+# Fixed seats (``Player.fixed_table``): a player kept at one table number
+# --------------------------------------------------------------------------
+#
+# The table number is a place in the hall. The table holding a fixed player takes that number
+# even if the round has fewer tables (the knockout's final of one table is played at the fixed
+# table); the other tables take the smallest free numbers that are not reserved. A number
+# reserved for a fixed player still in play (not eliminated, not withdrawn) is given to no
+# other table, also where rounds are seated at once (life bands: ``free_numbers(reserved=)``).
+# Players fixed to one number sit together (the desk refuses more than the largest table
+# holds); players with different numbers sit at different tables. Where a round has fewer
+# tables than distinct fixed numbers, or a table still playing holds the number, the lowest
+# number wins and the round's note says in words whose fixed seat was not kept and why
+# (``seating.place_fixed``). The pure seating does the moving; this part reads and words it.
+
+
+def fixed_seats(player_ids: Iterable[int]) -> dict[int, int]:
+    """Player id -> fixed table number, for the players given who have one."""
+    return dict(
+        Player.objects.filter(pk__in=list(player_ids), fixed_table__isnull=False).values_list("pk", "fixed_table")
+    )
+
+
+def reserved_numbers(tournament_id: int, players: Iterable[int] | None = None) -> set[int]:
+    """The fixed numbers of the tournament's players still in play: ``players`` where the caller
+    knows who is still in (knockout's round, life bands' survivors), else every checked-in one."""
+    rows = Player.objects.filter(
+        tournament_id=tournament_id, fixed_table__isnull=False, status=enums.PlayerStatus.CHECKED_IN
+    )
+    if players is not None:
+        rows = rows.filter(pk__in=list(players))
+    return set(rows.values_list("fixed_table", flat=True))
+
+
+def met_pairs(tournament_id: int) -> dict[frozenset[int], int]:
+    """How often each pair of the tournament sat at one table before (the fixed seats' cost in
+    repeats, for the formats whose draw does not read the history)."""
+    by_table: dict[int, list[int]] = {}
+    for table_id, pid in Seat.objects.filter(table__round__tournament_id=tournament_id).values_list(
+        "table_id", "player_id"
+    ):
+        by_table.setdefault(table_id, []).append(pid)
+    counts: dict[frozenset[int], int] = {}
+    for pids in by_table.values():
+        for pair in seating.table_pairs([pids]):
+            counts[pair] = counts.get(pair, 0) + 1
+    return counts
+
+
+@dataclass
+class FixedRound:
+    """A round's tables with their numbers: ``numbers[i]`` is table ``i``'s, ``fixed[i]`` whether
+    that number is a fixed seat kept there (and ``needs[i]`` the need named), ``notes`` the staff's
+    words (seats kept, seats not kept and why, the cost in repeats)."""
+
+    tables: tuple[tuple[int, ...], ...]
+    numbers: list[int]
+    fixed: list[bool]
+    needs: list[str]
+    notes: list[str] = field(default_factory=list)
+
+    def table_fields(self, index: int) -> dict[str, Any]:
+        """The fields ``seat_table`` takes for table ``index``."""
+        return {"number": self.numbers[index], "fixed_seat": self.fixed[index], "fixed_need": self.needs[index]}
+
+
+def number_tables(
+    tournament_id: int,
+    tables: Sequence[Sequence[int]],
+    wanted: Sequence[int | None],
+    unkept: Sequence[seating.UnkeptSeat] = (),
+    *,
+    reserved: Iterable[int] = (),
+    extra_repeats: int | None = None,
+) -> FixedRound:
+    """Number a round's tables: a table with a kept fixed seat (``wanted``) takes its number, the
+    others the smallest free numbers that no table in play holds and no fixed player in play has
+    reserved. ``extra_repeats`` (the repeated meetings the fixed seats cost against the seating
+    without them) is said in the note where fixed seats were placed."""
+    numbers_wanted = [number for number in wanted if number is not None]
+    free = free_numbers(tournament_id, {*reserved, *numbers_wanted})
+    numbers = [number if number is not None else next(free) for number in wanted]
+    fixed = [number is not None for number in wanted]
+    seated = [pid for table, number in zip(tables, wanted, strict=True) if number is not None for pid in table]
+    rows = {
+        pid: (name, number, need)
+        for pid, name, number, need in Player.objects.filter(
+            pk__in=[*seated, *(seat.player for seat in unkept)]
+        ).values_list("pk", "name", "fixed_table", "seat_need")
+    }
+    needs = []
+    kept: list[str] = []
+    for table, number in zip(tables, wanted, strict=True):
+        mine = [rows[pid] for pid in table if pid in rows and rows[pid][1] == number] if number is not None else []
+        needs.append(next((need for _name, _number, need in mine if need), ""))
+        kept += [_("%(name)s at table %(number)d") % {"name": name, "number": number} for name, number, _n in mine]
+    notes = []
+    if kept:
+        notes.append(_("Fixed seats kept: %(seats)s.") % {"seats": naming.and_list(kept)})
+    for seat in unkept:
+        params = {"name": rows[seat.player][0] if seat.player in rows else "?", "number": seat.number}
+        if seat.reason == seating.FIXED_NUMBER_HELD:
+            notes.append(
+                _("Fixed seat not kept for %(name)s (table %(number)d): that table is still in play.") % params
+            )
+        elif seat.reason == seating.FIXED_TABLE_FULL:
+            notes.append(
+                _(
+                    "Fixed seat not kept for %(name)s (table %(number)d): more players are fixed to that table "
+                    "than it has seats in this round."
+                )
+                % params
+            )
+        else:
+            notes.append(
+                _(
+                    "Fixed seat not kept for %(name)s (table %(number)d): this round has fewer tables than fixed "
+                    "table numbers; the lowest numbers were kept."
+                )
+                % params
+            )
+    if (kept or unkept) and extra_repeats is not None:
+        notes.append(fixed_cost_words(extra_repeats))
+    return FixedRound(tables=tuple(tuple(t) for t in tables), numbers=numbers, fixed=fixed, needs=needs, notes=notes)
+
+
+def fixed_cost_words(extra: int) -> str:
+    """What the fixed seats cost in repeats, against the seating without them."""
+    if extra <= 0:
+        return _("Fixed seats: cost no repeats.")
+    return ngettext(
+        "Fixed seats: %(count)d more repeated meeting.", "Fixed seats: %(count)d more repeated meetings.", extra
+    ) % {"count": extra}
+
+
+def place_and_number(
+    tournament_id: int,
+    tables: Sequence[Sequence[int]],
+    *,
+    reserved: Iterable[int] | None = None,
+    clubs: Mapping[int, str] | None = None,
+) -> FixedRound:
+    """A drawn round (knockout, life bands) with its fixed players moved to their tables
+    (``seating.place_fixed``; numbers a table in play holds are not kept) and numbered
+    (``number_tables``). The note compares the repeats with the draw as it came.
+    ``reserved``: the fixed numbers of the players still in play (default: the round's own)."""
+    ids = [pid for table in tables for pid in table]
+    pins = fixed_seats(ids)
+    if not pins:
+        return number_tables(tournament_id, tables, [None] * len(tables), reserved=reserved or ())
+    held = set(in_play(tournament_id).values_list("number", flat=True))
+    met = met_pairs(tournament_id)
+    placement = seating.place_fixed(tables, pins, held=held, met=met, clubs=clubs)
+    extra = seating.count_repeated_pairs(placement.tables, met) - seating.count_repeated_pairs(tables, met)
+    return number_tables(
+        tournament_id,
+        placement.tables,
+        placement.numbers,
+        placement.unkept,
+        reserved=set(pins.values()) if reserved is None else reserved,
+        extra_repeats=extra,
+    )

@@ -391,6 +391,7 @@ SENTENCES = {
     ),
     "tombola_shown": gettext_lazy("The projector shows the tombola."),
     "tombola_hidden": gettext_lazy("The projector shows the tournament again."),
+    "fixed_seat_set": gettext_lazy("Fixed seat of %(player)s changed."),
 }
 # Sentences added after the action's own, when its detail says so.
 WAITING = gettext_lazy("On the waiting list.")
@@ -404,6 +405,9 @@ CARD_POINTS = gettext_lazy("Card points were entered.")
 LISTED = gettext_lazy("Public pages: listed (the tournament's number opens them).")
 UNLISTED = gettext_lazy("Public pages: unlisted (only the public link opens them).")
 UNKNOWN = gettext_lazy("%(action)s.")
+FIXED_AT = gettext_lazy("Table %(table)s in every round from the next one seated.")
+FIXED_NEED = gettext_lazy("Need: %(need)s.")
+FIXED_CLEARED = gettext_lazy("No fixed table any more.")
 
 
 def describe(
@@ -458,6 +462,13 @@ def _extras(action: str, detail: Mapping[str, Any], values: Mapping[str, Any]) -
         yield str(LISTED if detail["listed"] else UNLISTED)
     if action in ("main_round_started", "consolation_tables_formed") and detail.get("final"):
         yield str(FINAL_TABLE)
+    if action == "fixed_seat_set":
+        if detail.get("fixed_table"):
+            yield str(FIXED_AT) % {"table": detail["fixed_table"]}
+            if detail.get("need") in enums.SeatNeed.values and detail["need"]:
+                yield str(FIXED_NEED) % {"need": enums.SeatNeed(detail["need"]).label}
+        else:
+            yield str(FIXED_CLEARED)
     if action == "round_started":
         if detail.get("added"):
             yield str(MOVED_UP) % {"players": values["added"]}

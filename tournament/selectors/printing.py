@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TypeVar
 
-from django.db.models import Count, Prefetch
+from django.db.models import Count, Prefetch, Q
 
 from tournament import enums, folding
 from tournament.formats import registry
@@ -61,13 +61,17 @@ class Pack:
     """What the print pack page lists: every round (with its table count) and how many
     start-number cards there are."""
 
-    rounds: list[Round]  # each with ``table_count``
+    rounds: list[Round]  # each with ``table_count`` and ``fixed_count`` (tables keeping a fixed seat)
     start_cards: int
 
 
 def pack(tournament: Tournament) -> Pack:
     """Every round with its number of tables, and the checked-in players with a start number (two queries)."""
-    rounds = list(Round.objects.filter(tournament=tournament).annotate(table_count=Count("tables")).order_by("number"))
+    rounds = list(
+        Round.objects.filter(tournament=tournament)
+        .annotate(table_count=Count("tables"), fixed_count=Count("tables", filter=Q(tables__fixed_seat=True)))
+        .order_by("number")
+    )
     start_cards = Player.objects.filter(
         tournament=tournament, status=enums.PlayerStatus.CHECKED_IN, start_number__isnull=False
     ).count()
@@ -138,6 +142,8 @@ class SeatingTable:
     number: int
     is_duel: bool
     is_final: bool
+    # "Fixed seat: Wheelchair access" where a fixed seat is kept (``Table.fixed_label``), else "".
+    fixed_label: str = ""
 
 
 @dataclass(frozen=True)
@@ -173,10 +179,18 @@ def seating(tournament: Tournament, round_number: int) -> Seating | None:
     if rnd is None:
         return None
     tables = {
-        pk: (SeatingTable(number=number, is_duel=is_duel, is_final=is_final), [])
-        for pk, number, is_duel, is_final in Table.objects.filter(round=rnd)
+        pk: (
+            SeatingTable(
+                number=number,
+                is_duel=is_duel,
+                is_final=is_final,
+                fixed_label=Table(fixed_seat=fixed, fixed_need=need).fixed_label,
+            ),
+            [],
+        )
+        for pk, number, is_duel, is_final, fixed, need in Table.objects.filter(round=rnd)
         .order_by("number", "pk")
-        .values_list("pk", "number", "is_duel", "is_final")
+        .values_list("pk", "number", "is_duel", "is_final", "fixed_seat", "fixed_need")
     }
     seats: list[tuple[SeatingTable, list[SeatLine]]] = list(tables.values())
     who: dict[int, list[tuple[int, bool, SeatLine]]] = {table_id: [] for table_id in tables}

@@ -78,6 +78,8 @@ class PublicTable:
     provisional: bool = False
     round_id: int = 0
     duel_for_place: int | None = None
+    # A fixed seat is kept here (``Table.fixed_seat``): shown as "Fixed seat", the need not named.
+    fixed_seat: bool = False
 
     @property
     def label(self) -> str:
@@ -361,6 +363,7 @@ class _TableRow:
     is_final: bool
     started_at: datetime | None
     duel_for_place: int | None
+    fixed_seat: bool = False
 
 
 _TABLE_COLUMNS: tuple[Any, ...] = tuple(f"table__{column.name}" for column in dataclasses.fields(_TableRow))
@@ -425,6 +428,7 @@ def _public_table(
         round_id=rnd.pk,
         is_final=table.is_final,
         duel_for_place=table.duel_for_place,
+        fixed_seat=table.fixed_seat,
         started_at=table.started_at,
         sharp_at=(table.started_at + sharp) if sharp and table.started_at and rnd.stage in sharp_stages else None,
     )

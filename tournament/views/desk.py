@@ -26,6 +26,7 @@ from tournament.forms import (
     CsvImportForm,
     CsvTextForm,
     DrawForm,
+    FixedSeatForm,
     PlayerForm,
     TournamentCreateForm,
     default_checklist,
@@ -545,3 +546,43 @@ def toggle_returned(request: HtmxHttpRequest, tournament: Tournament, player_id:
     except ServiceError as error:
         messages.error(request, error.message)
     return redirect("tournament:equipment", tournament.pk)
+
+
+@require_http_methods(["GET", "POST"])
+@tournament_role(enums.Role.DESK)
+def fixed_seat(request: HtmxHttpRequest, tournament: Tournament, player_id: int) -> HttpResponse:
+    """The desk's marker for a player who needs a fixed or accessible table: the need and the
+    table number (``desk.set_fixed_seat``, audited; applies from the next round seated). A bad
+    input or a refusal shows the form again with the reason, nothing saved."""
+    player = get_object_or_404(Player, pk=player_id, tournament=tournament)
+    if request.method == "POST":
+        form = FixedSeatForm(request.POST)
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                saved = desk_services.set_fixed_seat(
+                    tournament=tournament,
+                    actor=request.user,
+                    player_id=player.pk,
+                    number=data["table"],
+                    need=data["need"] or "",
+                )
+            except ServiceError as error:
+                form.add_error(None, error.message)
+            else:
+                if saved.fixed_table is None:
+                    text = _("%(name)s has no fixed table.") % {"name": saved.name}
+                else:
+                    text = _("Saved: %(name)s plays every round at table %(number)d, from the next round seated.") % {
+                        "name": saved.name,
+                        "number": saved.fixed_table,
+                    }
+                messages.success(request, text)
+                return redirect("tournament:check_in", tournament.pk)
+        status = 422
+    else:
+        form = FixedSeatForm(initial={"need": player.seat_need, "table": player.fixed_table})
+        status = 200
+    return render(
+        request, "tournament/fixed_seat.html", {"tournament": tournament, "player": player, "form": form}, status=status
+    )

@@ -289,16 +289,25 @@ def _seat_round(tournament: Tournament, plan: knockout.NextRound, *, first_round
         tournament, plan, seat_input, seed, clubs=first_round and tournament.keep_clubs_apart and not is_final
     )
     notes, public = _seating_notes(tournament, plan, players)
+    # Fixed seats (``rounds.place_and_number``): the fixed players moved to their tables, which take
+    # their numbers (the final too); the numbers of the players still in play are kept for them.
+    placed = rounds.place_and_number(
+        tournament.id,
+        seat_plan.tables,
+        reserved=rounds.reserved_numbers(tournament.id, plan.players),
+        clubs={pid: player.club for pid, player in players.items() if player.club}
+        if first_round and tournament.keep_clubs_apart
+        else None,
+    )
     new_round = rounds.open_round(
         tournament,
         stage=STAGE_BY_FORMAT_STAGE[plan.stage],
         seed=seed,
         algorithm=seat_plan.algorithm,
-        note=" ".join(notes),
+        note=" ".join(notes + placed.notes),
         public_note=" ".join(public),
     )
-    numbers = rounds.free_numbers(tournament.id)
-    for table_players in seat_plan.tables:
+    for index, table_players in enumerate(placed.tables):
         wins = knockout.wins_needed_at(
             len(table_players),
             wins_needed=tournament.wins_needed,
@@ -306,7 +315,7 @@ def _seat_round(tournament: Tournament, plan: knockout.NextRound, *, first_round
             largest=tournament.table_size_max,
         )
         fields = final_table_fields(tournament) if is_final else {"wins_needed": wins, "points_target": None}
-        rounds.seat_table(new_round, table_players, number=next(numbers), **fields)
+        rounds.seat_table(new_round, table_players, **placed.table_fields(index), **fields)
     return new_round
 
 

@@ -11,8 +11,9 @@ tournament finishes when the grand final's table is closed.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from datetime import datetime
+from typing import Any
 
 from django.db import transaction
 from django.db.models import F
@@ -52,11 +53,18 @@ def _seat_table(
     *,
     is_final: bool,
     number: int | None = None,
+    fixed: Mapping[str, Any] | None = None,
 ) -> Table:
     """A table whose players each get ``chips`` chips (handed out through the ledger); ``number``
-    as ``rounds.seat_table`` takes it."""
+    as ``rounds.seat_table`` takes it, or ``fixed`` (``rounds.FixedRound.table_fields``: the
+    number with the fixed seat kept there)."""
     table = rounds.seat_table(
-        rnd, players, number=number, seat_fields={"chips": chips}, chips_per_player=chips, is_final=is_final
+        rnd,
+        players,
+        seat_fields={"chips": chips},
+        chips_per_player=chips,
+        is_final=is_final,
+        **(dict(fixed) if fixed is not None else {"number": number}),
     )
     LedgerEntry.objects.bulk_create(
         LedgerEntry(
@@ -80,6 +88,15 @@ def _plan(players: list[int], seed: int, preferred: int, largest: int, clubs: di
         largest,
         keep_clubs_apart=apart,
     )
+
+
+def _reserved(tournament: Tournament, current: reads.State, seating_now: Iterable[int]) -> set[int]:
+    """The fixed numbers of the players still in play (``rounds.reserved_numbers``): those seated
+    now, the main round's survivors, the consolation pool, and the players at tables in play.
+    Main and consolation tables are seated at once, so a fixed player's number waits for them."""
+    at_tables = Seat.objects.filter(table__in=rounds.in_play(tournament.id)).values_list("player_id", flat=True)
+    still_in = {*seating_now, *current.main_survivors, *current.pool, *at_tables}
+    return rounds.reserved_numbers(tournament.id, still_in)
 
 
 def start_main_round(*, tournament: Tournament, actor: User, choice: str = "", seed: int | None = None) -> Round | None:
@@ -142,15 +159,20 @@ def start_main_round(*, tournament: Tournament, actor: User, choice: str = "", s
         else:
             apart = first and locked.keep_clubs_apart
             plan_tables = _plan(players, seed, plan.preferred, plan.largest, clubs, apart)
+        placed = rounds.place_and_number(
+            locked.id,
+            plan_tables.tables,
+            reserved=_reserved(locked, current, players),
+            clubs=clubs if first and locked.keep_clubs_apart else None,
+        )
         rnd = rounds.open_round(
             locked,
             stage=enums.Stage.MAIN,
             seed=seed,
             algorithm=plan_tables.algorithm,
-            note=_main_note(locked, len(players), plan),
+            note=" ".join(filter(None, [_main_note(locked, len(players), plan), *placed.notes])),
         )
-        numbers = rounds.free_numbers(locked.id)
-        for table_players in plan_tables.tables:
+        for index, table_players in enumerate(placed.tables):
             _seat_table(
                 locked,
                 rnd,
@@ -158,7 +180,7 @@ def start_main_round(*, tournament: Tournament, actor: User, choice: str = "", s
                 locked.chips_per_table,
                 actor,
                 is_final=bool(plan.final_table),
-                number=next(numbers),
+                fixed=placed.table_fields(index),
             )
         rounds.mark_running(locked)
         bump(locked)
@@ -250,16 +272,32 @@ def form_consolation_tables(*, tournament: Tournament, actor: User, seed: int | 
         clubs = dict(Player.objects.filter(pk__in=waiting).values_list("pk", "club"))
         tables: list[Table] = []
         offset = 0
+        reserved = _reserved(locked, current, waiting)
+        fixed_notes: list[str] = []
         for size in plan.sizes:
             group = waiting[offset : offset + size]
             offset += size
             drawn = _plan(group, seed + offset, size, size, clubs, False)
-            table = _seat_table(locked, rnd, drawn.tables[0], locked.chips_per_table, actor, is_final=plan.final)
+            # Each table as it is formed: its fixed player's number unless a table in play holds it.
+            placed = rounds.place_and_number(locked.id, drawn.tables, reserved=reserved)
+            fixed_notes += placed.notes
+            table = _seat_table(
+                locked,
+                rnd,
+                placed.tables[0],
+                locked.chips_per_table,
+                actor,
+                is_final=plan.final,
+                fixed=placed.table_fields(0),
+            )
             PoolEntry.objects.filter(tournament=locked, left_at__isnull=True, player_id__in=group).update(
                 left_at=now, left_reason=PoolEntry.Left.SEATED, seated_at_table=table
             )
             tables.append(table)
         _note_large_tables(rnd, list(zip(tables, plan.sizes, strict=True)), locked.table_size_max)
+        if fixed_notes:
+            rnd.seating_note = " ".join(filter(None, [rnd.seating_note, *fixed_notes]))
+            rnd.save(update_fields=["seating_note"])
         bump(locked)
         audit(locked, actor, "consolation_tables_formed", tables=[t.number for t in tables], final=plan.final)
     return tables
@@ -325,7 +363,13 @@ def start_grand_final(*, tournament: Tournament, actor: User, seed: int | None =
         # grand final is "Table 1" (``rounds.in_play``).
         for other in Round.objects.filter(tournament=locked).exclude(pk=rnd.pk):
             rounds.close_round(other, close_tables=False)
-        _seat_table(locked, rnd, drawn.tables[0], locked.chips_grand_final, actor, is_final=True)
+        placed = rounds.place_and_number(locked.id, drawn.tables, reserved=())
+        if placed.notes:
+            rnd.seating_note = " ".join(filter(None, [rnd.seating_note, *placed.notes]))
+            rnd.save(update_fields=["seating_note"])
+        _seat_table(
+            locked, rnd, placed.tables[0], locked.chips_grand_final, actor, is_final=True, fixed=placed.table_fields(0)
+        )
         bump(locked)
         audit(locked, actor, "grand_final_started", players=players)
     return rnd

@@ -82,33 +82,47 @@ def plan_next_round(tournament: Tournament, *, choice: str = "", seed: int) -> N
         refuse_without_draw(tournament)
     checked_in = list(
         Player.objects.filter(tournament=tournament, status=enums.PlayerStatus.CHECKED_IN).values_list(
-            "pk", "club", "paused_from_round"
+            "pk", "club", "paused_from_round", "fixed_table"
         )
     )
     # A pause is always set for a round not seated yet (``pause_player``): whoever has one sits out.
-    players = [(pid, club) for pid, club, paused in checked_in if paused is None]
+    players = [(pid, club) for pid, club, paused, _fixed in checked_in if paused is None]
+    # Fixed seats (``Player.fixed_table``), read with the players.
+    fixed = {pid: number for pid, _club, paused, number in checked_in if paused is None and number is not None}
     paused_count = len(checked_in) - len(players)
     refuse_too_few(len(players), points.SPEC.min_players)
     tables = _table_plan(tournament, len(players), choice)
     history = reads.history(tournament)
     met = points.met_pairs(history)
-    plan = seating.seat_avoiding_repeats(
-        [seating.SeatingPlayer(id=pid, club=club) for pid, club in players],
-        seed,
-        met,
-        seating.table_pairs(history[-1]) if history else set(),
-        tables.preferred,
-        tables.largest,
-        # The short tables go to those who sat at one least often (nobody twice before everyone once).
-        short_table_history=points.short_table_counts(history, tables.preferred),
-        keep_clubs_apart=tournament.keep_clubs_apart,
-        # Planning the rounds still to come together keeps more of them repeat-free (social golfer).
-        rounds_left=max(tournament.rounds_planned - (current.number if current is not None else 0), 1),
-        # The rounds as seated: a known design the earlier rounds came from is continued.
-        history_rounds=history,
-    )
+
+    def seat(pins: dict[int, int] | None) -> seating.SeatingPlan:
+        return seating.seat_avoiding_repeats(
+            [seating.SeatingPlayer(id=pid, club=club) for pid, club in players],
+            seed,
+            met,
+            seating.table_pairs(history[-1]) if history else set(),
+            tables.preferred,
+            tables.largest,
+            # The short tables go to those who sat at one least often (nobody twice before everyone once).
+            short_table_history=points.short_table_counts(history, tables.preferred),
+            keep_clubs_apart=tournament.keep_clubs_apart,
+            # Planning the rounds still to come together keeps more of them repeat-free (social golfer).
+            rounds_left=max(tournament.rounds_planned - (current.number if current is not None else 0), 1),
+            # The rounds as seated: a known design the earlier rounds came from is continued.
+            history_rounds=history,
+            fixed=pins,
+        )
+
+    plan = seat(fixed or None)
     number = current.number + 1 if current is not None else 1
     note = _round_note(tournament, plan, tables, paused_count, history)
+    if fixed:
+        # What the fixed seats cost: the repeats against the seating without them (same seed).
+        extra = plan.repeated_pairs - seat(None).repeated_pairs
+        words = rounds.number_tables(
+            tournament.id, plan.tables, plan.numbers, plan.unkept, reserved=fixed.values(), extra_repeats=extra
+        ).notes
+        note = " ".join([note, *words])
     repeated = {pair: met[pair] for pair in seating.table_pairs(plan.tables) if pair in met}
     return NextRound(number, current, plan, tables, paused_count, note, repeated)
 
@@ -232,9 +246,16 @@ def start_round(
         new_round = rounds.open_round(
             locked, stage=enums.Stage.MAIN, seed=seed, algorithm=plan.algorithm, note=next_round.note
         )
-        numbers = rounds.free_numbers(locked.id)
-        for table_players in plan.tables:
-            rounds.seat_table(new_round, table_players, number=next(numbers))
+        # Numbered after the last round closed: a fixed seat's table takes its number, the others
+        # the smallest free ones that no fixed player has reserved (``rounds.number_tables``).
+        placed = rounds.number_tables(
+            locked.id,
+            plan.tables,
+            plan.numbers or [None] * len(plan.tables),
+            reserved=rounds.reserved_numbers(locked.id, [pid for table in plan.tables for pid in table]),
+        )
+        for index, table_players in enumerate(plan.tables):
+            rounds.seat_table(new_round, table_players, **placed.table_fields(index))
         rounds.mark_running(locked)
         bump(locked)
         audit(

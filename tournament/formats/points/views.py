@@ -10,6 +10,7 @@ someone works in it.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
@@ -119,6 +120,8 @@ class PreviewTable:
     number: int
     players: list[Player]
     repeats: list[tuple[str, str, int]]
+    # A fixed seat is kept here (its number is the fixed player's).
+    fixed: bool = False
 
 
 def _preview_tables(next_round: services.NextRound) -> list[PreviewTable]:
@@ -126,14 +129,19 @@ def _preview_tables(next_round: services.NextRound) -> list[PreviewTable]:
     ids = [pid for table in next_round.plan.tables for pid in table]
     players = Player.objects.in_bulk(ids)
     tables = []
-    for number, table in enumerate(next_round.plan.tables, start=1):
+    # A fixed seat's table shows its number; the others the smallest numbers left (as seated).
+    wanted = list(next_round.plan.numbers or [None] * len(next_round.plan.tables))
+    taken = {number for number in wanted if number is not None}
+    free = (number for number in itertools.count(1) if number not in taken)
+    for fixed_number, table in zip(wanted, next_round.plan.tables, strict=True):
+        number = fixed_number if fixed_number is not None else next(free)
         repeats = []
         for index, first in enumerate(table):
             for second in table[index + 1 :]:
                 times = next_round.repeated.get(frozenset((first, second)))
                 if times:
                     repeats.append((players[first].name, players[second].name, times))
-        tables.append(PreviewTable(number, [players[pid] for pid in table], repeats))
+        tables.append(PreviewTable(number, [players[pid] for pid in table], repeats, fixed_number is not None))
     return tables
 
 

@@ -435,6 +435,13 @@ def case_import_players_csv(t: Tournament, a: Any) -> tuple[Call, str]:
     return partial(registration.import_players_csv, tournament=t, actor=a, text="Anna\nBernd\n"), "players_imported"
 
 
+def case_set_fixed_seat(t: Tournament, a: Any) -> tuple[Call, str]:
+    player = register(t, a, "Rolli").player
+    return partial(
+        registration.set_fixed_seat, tournament=t, actor=a, player_id=player.pk, number=5, need="wheelchair"
+    ), "fixed_seat_set"
+
+
 AUDIT_CASES = audit_cases(globals())
 
 
