@@ -48,7 +48,7 @@ lint: $(VENV)/.installed-dev
 types: $(VENV)/.installed-dev
 	$(BIN)/mypy
 
-## make js-test: the browser scripts' pure parts (static/js/tracker_core.js) under Node's own runner.
+## make js-test: the tablet scripts' pure modules (static/js/*_core.js, ui.js) under Node's own runner.
 js-test:
 	@command -v node >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs >/dev/null)
 	node --test static/js/tests

@@ -232,7 +232,7 @@ STORAGES = {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
             if DEBUG
-            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            else "config.storage.ModuleManifestStaticFilesStorage"  # whitenoise's, with the JS modules' imports hashed
         )
     },
 }

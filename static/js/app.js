@@ -1,23 +1,15 @@
 // Small progressive enhancements; every page works without this file.
 //
-// - window.spielleitungUi.messages: the translated texts for the scripts
-//   (rendered by the server as JSON in #ui-messages, see
-//   tournament/context_processors.py);
+// - the translated texts come from static/js/ui.js (the server's #ui-messages, see
+//   tournament/context_processors.py), which every module that says something imports;
 // - print buttons, and a printout that did not arrive whole (its Print button off);
 // - an htmx request that fails (no connection, a timeout, an error answer that
 //   is not swapped) shows its message in place, next to what was tapped,
 //   instead of doing nothing.
+import { t } from "./ui.js";
+
 (function () {
   "use strict";
-  const data = document.getElementById("ui-messages");
-  let messages = {};
-  try {
-    messages = data ? JSON.parse(data.textContent) : {};
-  } catch (error) {
-    messages = {};
-  }
-  window.spielleitungUi = { messages: messages };
-  const t = (name) => messages[name] || name;
 
   document.addEventListener("click", (event) => {
     const printButton = event.target.closest("[data-print]");

@@ -14,9 +14,15 @@
 // A form that is half-done carries data-dirty, so the page's poller leaves it
 // alone. Hands sent back by the server after a refusal are shown again.
 // Without JavaScript every hand is shown and the points are typed.
+//
+// The arithmetic is static/js/calculator_core.js (tested under `node --test`); this module is the
+// DOM glue. The form's data-entry-label says what it records ("won by Anna (25 points)"), kept
+// current here: the outbox reads it when the form is sent (no global between the two).
+import * as uno from "./calculator_core.js";
+import { t as text } from "./ui.js";
+
 (function () {
-  const ui = window.spielleitungUi || {};
-  const text = (name, fallback) => (ui.messages && ui.messages[name]) || fallback;
+  "use strict";
   // The order of the taps, per calculator; rebuilt from the counts when a form arrives.
   const stacks = new WeakMap();
 
@@ -35,12 +41,8 @@
 
   function stackOf(calc) {
     if (!stacks.has(calc)) {
-      const stack = [];
-      calc.querySelectorAll("input[data-count]").forEach((input) => {
-        const count = parseInt(input.value, 10) || 0;
-        for (let i = 0; i < count; i += 1) stack.push(input.dataset.count);
-      });
-      stacks.set(calc, stack);
+      const counts = Array.from(calc.querySelectorAll("input[data-count]"), (input) => [input.dataset.count, input.value]);
+      stacks.set(calc, uno.stackFromCounts(counts));
     }
     return stacks.get(calc);
   }
@@ -48,12 +50,7 @@
   // Write the stack into the hidden counts, the total field and the hand line.
   function render(calc, note) {
     const stack = stackOf(calc);
-    const counts = {};
-    let total = 0;
-    stack.forEach((card) => {
-      counts[card] = (counts[card] || 0) + 1;
-      total += parseInt(keyFor(calc, card).dataset.value, 10) || 0;
-    });
+    const { counts, total } = uno.tally(stack, valuesOf(calc));
     calc.querySelectorAll("input[data-count]").forEach((input) => {
       input.value = counts[input.dataset.count] || 0;
     });
@@ -76,6 +73,13 @@
     update(calc.closest("form"));
   }
 
+  // The points of each card key of a calculator (data-value, from the game's rules).
+  function valuesOf(calc) {
+    const values = {};
+    calc.querySelectorAll(".calc-key[data-card]").forEach((key) => (values[key.dataset.card] = key.dataset.value));
+    return values;
+  }
+
   function winnerOf(form) {
     return form.querySelector('input[name="winner"]:checked');
   }
@@ -88,19 +92,21 @@
     const area = form.querySelector("[data-calculators]");
     if (hint) hint.hidden = Boolean(winner);
     if (area) area.hidden = !winner;
-    let sum = 0;
-    let dirty = Boolean(winner);
+    const hands = [];
     form.querySelectorAll("[data-calculator]").forEach((calc) => {
       const isWinner = Boolean(winner) && calc.dataset.player === winner.value;
       calc.hidden = isWinner;
       calc.disabled = isWinner; // a disabled fieldset submits nothing
-      const field = calc.querySelector(".calc-total");
-      if (field.value !== "" || stackOf(calc).length) dirty = true;
-      if (!isWinner) sum += parseInt(field.value, 10) || 0;
+      hands.push({ player: calc.dataset.player, field: calc.querySelector(".calc-total").value, cards: stackOf(calc).length });
     });
+    const sum = uno.winnerPoints(hands, winner ? winner.value : null);
     const out = form.querySelector("[data-winner-total]");
     if (out) out.textContent = sum;
-    form.toggleAttribute("data-dirty", dirty);
+    form.toggleAttribute("data-dirty", uno.isDirty(hands, winner));
+    // What the outbox shows for this entry: the winner and the points, else the server's label.
+    if (form.dataset.entryLabelBase === undefined) form.dataset.entryLabelBase = form.dataset.entryLabel || "";
+    const said = uno.label(winner ? winner.dataset.name || "" : null, out ? out.textContent : null, text);
+    form.dataset.entryLabel = said || form.dataset.entryLabelBase;
   }
 
   function setUp(root) {
@@ -123,19 +129,17 @@
     const field = calc.querySelector(".calc-total");
     const key = event.target.closest(".calc-key");
     if (key) {
-      const typed = !stack.length && calc.dataset.typed && field.value !== "" ? field.value : "";
+      const typed = uno.typedReplaced(stack, calc.dataset.typed, field.value);
       delete calc.dataset.typed;
       stack.push(key.dataset.card);
       const note = typed ? text("typedReplaced", "Typed points replaced by the tapped cards.").replace("{points}", typed) : "";
       render(calc, note);
     } else if (event.target.closest("[data-calc-undo]")) {
       if (!stack.length) return;
-      stack.pop();
+      const after = uno.afterUndo(stack, valuesOf(calc));
+      stack.splice(0, stack.length, ...after.stack);
+      field.value = after.field; // an emptied hand counts 0, and records 0
       render(calc);
-      if (!stack.length) {
-        field.value = "0"; // an emptied hand counts 0, and records 0
-        update(calc.closest("form"));
-      }
     } else if (event.target.closest("[data-calc-clear]")) {
       stack.length = 0;
       field.value = "";
@@ -164,14 +168,4 @@
     setUp(document);
   }
 
-  // The outbox describes a calculator entry by its winner and points.
-  window.spielleitungCalculator = {
-    describe(form) {
-      const winner = winnerOf(form);
-      if (!winner) return "";
-      const total = form.querySelector("[data-winner-total]");
-      const label = text("wonBy", "won by {name}").replace("{name}", winner.dataset.name || "");
-      return total ? label + " (" + text("points", "{points} points").replace("{points}", total.textContent) + ")" : label;
-    },
-  };
 })();

@@ -24,29 +24,27 @@
 //   the game's first round is scored, the game switches to one half (the server decides the same
 //   when that round is posted); a game already under way ends normally and says so.
 // Without JavaScript the typed form posts as before.
+//
+// The rules (a round's taps replayed, the kept game across taps, answers and reloads, the clock)
+// are static/js/tracker_core.js, tested under `node --test`; this module is the DOM glue.
+import * as core from "./tracker_core.js";
+import { openFor } from "./outbox.js";
+import { t, counted } from "./ui.js";
+
 (function () {
   "use strict";
   const app = document.getElementById("tracker-app");
   if (!app) return;
   const PREFIX = "spielleitung.tracker.v1:";
   const FACES_KEY = "spielleitung.tracker.faces"; // the die-by-die pad opened on this tablet (kept)
-  const KEEP_MS = 2 * 24 * 60 * 60 * 1000; // games left behind on this tablet are forgotten after two days
   const STATE_FIELDS = ["players", "stock", "lids", "half_losers", "starter", "revision", "mark"];
-  const ui = window.spielleitungUi;
-  const t = (name) => (ui && ui.messages[name]) || name;
-  const counted = (name, count) => {
-    const text = t(name);
-    return (typeof text === "object" ? text[count === 1 ? "one" : "other"] : text).replace("{count}", count);
-  };
   const wordsData = document.getElementById("tracker-throws");
   const words = wordsData ? JSON.parse(wordsData.textContent) : {};
   const key = app.dataset.storeKey;
-  const core = window.spielleitungTrackerCore;
   const shownCurrent = new WeakMap(); // #tracker -> the seat whose row was last brought into view
   let memory = null; // used when the browser blocks localStorage
   let incoming = null; // the server's answer about to replace #tracker
   let sending = false; // a round is on its way to the server: it is scored once
-  const RETRY_MS = [2000, 4000, 8000, 15000];
   let retries = 0;
   let retryTimer = null;
   let pendingNote = ""; // said on the next #tracker (the loss saved, the next game begins)
@@ -86,19 +84,19 @@
 
   function forgetOld() {
     try {
-      const old = [];
+      const kept = [];
       for (let i = 0; i < window.localStorage.length; i += 1) {
         const name = window.localStorage.key(i);
-        if (!name || !name.startsWith(PREFIX) || name === key) continue;
+        if (!name || !name.startsWith(PREFIX)) continue;
         let entry = null;
         try {
           entry = JSON.parse(window.localStorage.getItem(name));
         } catch (error) {
           entry = null;
         }
-        if (!entry || !entry.saved || Date.now() - entry.saved > KEEP_MS) old.push(name);
+        kept.push([name, entry]);
       }
-      old.forEach((name) => window.localStorage.removeItem(name));
+      core.expired(kept, key, Date.now()).forEach((name) => window.localStorage.removeItem(name));
     } catch (error) {
       // storage blocked: nothing to clean
     }
@@ -110,7 +108,7 @@
   }
 
   function fresh(html) {
-    return { version: versionOf(parse(html)), html: html, taps: [], pick: null, previous: null, waiting: false };
+    return core.fresh(versionOf(parse(html)), html);
   }
 
   // --- the tracker's state ---------------------------------------------------------
@@ -136,6 +134,12 @@
       return step + "|" + (loser ? loser.textContent.trim() : "");
     }
     return step + "|" + STATE_FIELDS.map((name) => (form.elements[name] ? form.elements[name].value : "")).join("|");
+  }
+
+  // A kept html's signature; null when it cannot be read.
+  function signatureOf(html) {
+    const element = parse(html);
+    return element ? signature(element) : null;
   }
 
   function csrfToken() {
@@ -188,7 +192,7 @@
   function render(element) {
     const form = element.querySelector("[data-tracker-form]");
     const entry = read() || fresh(element.outerHTML);
-    const back = entry.previous && !entry.taps.length;
+    const back = core.canTakeBack(entry);
     element.querySelectorAll("[data-take-back]").forEach((button) => (button.hidden = !back));
     if (!form) {
       recordState(element); // a decided game: its loss may be waiting in the outbox
@@ -196,7 +200,7 @@
     }
     const opening = element.dataset.opening === "1";
     const round = replay(element, entry.taps);
-    const current = entry.pick && round.throws[entry.pick] ? entry.pick : round.current;
+    const current = core.seatOf(round, entry.pick);
     const result = core.outcome(round, opening, words);
     const rows = rowsOf(element);
     const shown = result.shown.map((item) => Object.assign({ row: rows[item.turn] }, item));
@@ -244,8 +248,7 @@
         button.disabled = Number(button.dataset.roll) > limit;
       });
       pad.querySelectorAll("[data-throw]").forEach((button) => {
-        const here =
-          now.done.dice.length === 3 && now.done.dice.slice().sort().join("") === button.dataset.throw.split("").sort().join("");
+        const here = core.isThrow(now.done.dice, button.dataset.throw);
         button.setAttribute("aria-pressed", here ? "true" : "false");
       });
       const faces = facesOpen();
@@ -334,17 +337,7 @@
     const element = tracker();
     const entry = read();
     if (!element || !entry) return;
-    const round = replay(element, entry.taps);
-    const seat = entry.pick && round.throws[entry.pick] ? entry.pick : round.current;
-    if (seat === undefined) return;
-    const tapped = change(seat, round);
-    const entering = Boolean(tapped && (tapped.d || tapped.t));
-    // A die or throw after a throw held for its laid-aside toggle belongs to the next thrower;
-    // only a throw picked on purpose is entered anew.
-    if (entering) tapped.s = core.seatForThrow(round, entry.pick, true);
-    if (tapped) entry.taps.push(tapped);
-    if (entering) entry.pick = null; // the pad follows the turn order again
-    write(entry);
+    write(core.tap(entry, seatsOf(element), element.dataset.opening === "1", words, change));
     render(element);
   }
 
@@ -366,25 +359,21 @@
     } else if (target.dataset.pick !== undefined) {
       const entry = read();
       if (!entry) return;
-      entry.pick = target.dataset.pick;
-      write(entry);
+      write(core.pick(entry, target.dataset.pick));
       render(element);
     } else if (target.hasAttribute("data-undo")) {
       const entry = read();
-      if (!entry || !entry.taps.length) return;
-      entry.taps.pop();
-      entry.pick = null;
-      write(entry);
+      const undone = entry && core.undo(entry);
+      if (!undone) return;
+      write(undone);
       render(element);
     } else if (target.hasAttribute("data-take-back")) {
       const entry = read();
       if (!entry || !entry.previous) return;
       // The round just scored comes back with its taps: change a die and score it again.
-      const previous = entry.previous;
-      const html = onRevision(previous.html, parse(entry.html));
-      Object.assign(entry, { html: html, taps: previous.taps, pick: null, previous: null, waiting: false });
-      write(entry);
-      const shown = show(html);
+      const taken = core.takeBack(entry, onRevision(entry.previous.html, parse(entry.html)));
+      write(taken);
+      const shown = show(taken.html);
       enhance(shown);
       note(shown, t("trackerTakenBack"));
     }
@@ -407,8 +396,7 @@
   function recordState(element) {
     const button = element && element.querySelector("[data-record-loser]");
     if (!button) return;
-    const outbox = window.spielleitungOutbox;
-    const open = outbox && outbox.openFor ? outbox.openFor(app.dataset.trackerTable) : [];
+    const open = openFor(app.dataset.trackerTable);
     if (open.length) {
       button.disabled = true;
       button.textContent = t("trackerRecordWaiting");
@@ -472,22 +460,13 @@
       return;
     }
     app.dataset.version = versionOf(element);
-    let entry = read();
-    if (!entry || entry.version !== versionOf(element)) entry = fresh(html);
-    if (signature(element) !== signature(parse(entry.html))) {
-      // The next round (or half): its taps start empty; the one before can be taken back (not
-      // across games: a new game starts afresh).
-      // Only a round this tablet scored can be taken back: not after a refusal (another tablet
-      // scored meanwhile, a result was recorded), nor across games.
-      const own = element.dataset.fresh !== "1" && !element.querySelector("#tracker-error");
-      entry.previous = own ? { html: entry.html, taps: entry.taps } : null;
-      entry.html = html;
-      entry.taps = [];
-      entry.pick = null;
-    }
-    entry.waiting = false;
+    // The next round (or half): its taps start empty. Only a round this tablet scored can be taken
+    // back: not after a refusal (another tablet scored meanwhile, a result was recorded), nor
+    // across games (a new game starts afresh).
+    const own = element.dataset.fresh !== "1" && !element.querySelector("#tracker-error");
+    const page = { version: versionOf(element), html: html, signature: signature(element), own: own };
     retries = 0;
-    write(entry);
+    write(core.arrive(read(), page, signatureOf));
     enhance(element);
     if (pendingNote) note(element, pendingNote);
     pendingNote = "";
@@ -524,7 +503,7 @@
 
   function retryLater() {
     window.clearTimeout(retryTimer);
-    retryTimer = window.setTimeout(resend, RETRY_MS[Math.min(retries, RETRY_MS.length - 1)]);
+    retryTimer = window.setTimeout(resend, core.retryDelay(retries));
     retries += 1;
   }
 
@@ -557,10 +536,10 @@
 
   function tick() {
     if (!clock) return;
-    const seconds = Number(clock.dataset.elapsed) + Math.floor((window.performance.now() - loadedAt) / 1000);
+    const now = core.clock(clock.dataset.elapsed, window.performance.now() - loadedAt, clock.dataset.sharpAfter);
     const timer = clock.querySelector("[data-tracker-timer]");
-    if (timer) timer.textContent = Math.floor(seconds / 60) + ":" + String(seconds % 60).padStart(2, "0");
-    const past = seconds >= Number(clock.dataset.sharpAfter);
+    if (timer) timer.textContent = now.text;
+    const past = now.past;
     clock.classList.toggle("is-sharp", past);
     if (past && !sharpNow) {
       sharpNow = true;
@@ -578,21 +557,13 @@
       forget();
       return;
     }
-    const page = element.outerHTML;
-    let entry = read();
-    if (entry && entry.version !== versionOf(element)) entry = null; // a result was recorded meanwhile
-    if (entry && !parse(entry.html || "")) entry = null; // unreadable: start from the page
-    if (!entry) {
-      entry = fresh(page);
-    } else if (signature(parse(entry.html)) !== signature(element)) {
-      // The server's kept game moved on (another tablet scored a round): it wins, and the taps
-      // this tablet kept for an older round are dropped, said so when there were any.
-      if (entry.taps.length || entry.waiting) note(element, t("trackerMovedOn"), "warn");
-      entry = fresh(page);
-    } else {
-      if (entry.taps.length) note(element, t("trackerRestored"));
-      entry.html = page; // the same state, rendered now (sharp play may have begun)
-    }
+    // The server's kept game wins (a result recorded meanwhile, another tablet scored a round):
+    // the taps this tablet kept for an older round are dropped, said so when there were any.
+    const page = { version: versionOf(element), html: element.outerHTML, signature: signature(element) };
+    const resumed = core.resume(read(), page, signatureOf);
+    const entry = resumed.entry;
+    if (resumed.note === "trackerMovedOn") note(element, t("trackerMovedOn"), "warn");
+    else if (resumed.note) note(element, t(resumed.note));
     write(entry);
     tick();
     enhance(element);

@@ -22,599 +22,510 @@
 // chain, which was entered on top of it.
 //
 // Without JavaScript the same forms post normally.
-(function () {
-  "use strict";
-  const STORE = "spielleitung.outbox.v1";
-  const DEVICE_STORE = "spielleitung.device";
-  const SEND_TIMEOUT_MS = 10000;
-  const RETRY_MS = [1500, 3000, 6000, 10000, 15000];
-  const OPEN = ["queued", "sending", "waiting", "failed", "login"];
-  const ui = window.spielleitungUi;
-  const t = (name) => (ui && ui.messages[name]) || name;
-  const counted = (name, count) => t(name)[count === 1 ? "one" : "other"].replace("{count}", count);
+//
+// The rules (queue, chain, answers, what the referee sees) are static/js/outbox_core.js, tested
+// under `node --test`; this module is the DOM glue. Other modules import `openFor` (the half
+// tracker: is its loss still waiting?); a form's label is its data-entry-label (the calculator
+// keeps it current), so the outbox knows no page's script.
+import * as rules from "./outbox_core.js";
+import { t, counted } from "./ui.js";
 
-  let memory = null; // used when the browser blocks localStorage
-  let inFlight = null;
-  let retryTimer = null;
-  let retryIndex = 0;
-  let loginNeeded = false;
-  let connectionLostAt = null;
+const { STORE, SEND_TIMEOUT_MS } = rules;
+const DEVICE_STORE = "spielleitung.device";
 
-  // --- storage ---------------------------------------------------------------------
+let memory = null; // used when the browser blocks localStorage
+let inFlight = null;
+let retryTimer = null;
+let retryIndex = 0;
+let loginNeeded = false;
+let connectionLostAt = null;
 
-  function load() {
-    if (memory) return memory;
-    try {
-      return JSON.parse(window.localStorage.getItem(STORE) || "[]");
-    } catch (error) {
-      memory = [];
-      return memory;
-    }
+// --- storage ---------------------------------------------------------------------
+
+function load() {
+  if (memory) return memory;
+  try {
+    return JSON.parse(window.localStorage.getItem(STORE) || "[]");
+  } catch (error) {
+    memory = [];
+    return memory;
   }
+}
 
-  function store(entries) {
-    if (memory) {
+function store(entries) {
+  if (memory) {
+    memory = entries;
+  } else {
+    try {
+      window.localStorage.setItem(STORE, JSON.stringify(entries));
+    } catch (error) {
       memory = entries;
-    } else {
-      try {
-        window.localStorage.setItem(STORE, JSON.stringify(entries));
-      } catch (error) {
-        memory = entries;
-        notice(t("storageBlocked"));
-      }
-    }
-    render();
-  }
-
-  function change(key, fields) {
-    const entries = load();
-    const entry = entries.find((e) => e.key === key);
-    if (entry) Object.assign(entry, fields);
-    store(entries);
-    return entry;
-  }
-
-  function newKey() {
-    const bytes = new Uint8Array(16);
-    window.crypto.getRandomValues(bytes);
-    return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-  }
-
-  // The tablet's own id, kept in localStorage and sent as X-Device: the audit trail names the device.
-  function deviceId() {
-    try {
-      let id = window.localStorage.getItem(DEVICE_STORE);
-      if (!id) {
-        id = newKey().slice(0, 16);
-        window.localStorage.setItem(DEVICE_STORE, id);
-      }
-      return id;
-    } catch (error) {
-      return "";
+      notice(t("storageBlocked"));
     }
   }
+  render();
+}
 
-  function csrfToken() {
-    const cookie = document.cookie.split("; ").find((part) => part.startsWith("csrftoken="));
-    if (cookie) return decodeURIComponent(cookie.slice("csrftoken=".length));
-    try {
-      return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || "";
-    } catch (error) {
-      return "";
+function change(key, fields) {
+  store(rules.changed(load(), key, fields));
+}
+
+function newKey() {
+  const bytes = new Uint8Array(16);
+  window.crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+// The tablet's own id, kept in localStorage and sent as X-Device: the audit trail names the device.
+function deviceId() {
+  try {
+    let id = window.localStorage.getItem(DEVICE_STORE);
+    if (!id) {
+      id = newKey().slice(0, 16);
+      window.localStorage.setItem(DEVICE_STORE, id);
     }
+    return id;
+  } catch (error) {
+    return "";
   }
+}
 
-  // --- taking an entry -------------------------------------------------------------
-
-  // The table's panel (the table page), or another part of a page that records entries for it
-  // (the half tracker's "Record: X loses a chip"): its buttons wait and come back the same way.
-  function panelFor(table) {
-    return (
-      document.querySelector('#table-panel[data-table-id="' + table + '"]') ||
-      document.querySelector('[data-table-id="' + table + '"]:has(form[data-entry])')
-    );
+function csrfToken() {
+  const cookie = document.cookie.split("; ").find((part) => part.startsWith("csrftoken="));
+  if (cookie) return decodeURIComponent(cookie.slice("csrftoken=".length));
+  try {
+    return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || "";
+  } catch (error) {
+    return "";
   }
+}
 
-  // Tell the page an entry's fate (the half tracker starts the next game once its loser is saved).
-  function announce(entry, fate, version) {
-    document.dispatchEvent(
-      new CustomEvent("spielleitung:entry", {
-        detail: { table: entry.table, kind: entry.kind, fate: fate, version: version, label: describe(entry) },
-      })
-    );
-  }
+// --- taking an entry -------------------------------------------------------------
 
-  document.addEventListener("submit", (event) => {
-    const form = event.target;
-    if (!(form instanceof HTMLFormElement) || !form.matches("form[data-entry]")) return;
-    event.preventDefault();
-    if (form.dataset.submitting) return; // a double tap
-    const panel = form.closest("[data-table-id]");
-    const table = panel ? panel.dataset.tableId : "";
-    const fields = [];
-    new FormData(form, event.submitter).forEach((value, name) => {
-      if (name !== "csrfmiddlewaretoken") fields.push([name, String(value)]);
-    });
-    const entries = load();
-    const open = entries.filter((e) => e.table === table && OPEN.includes(e.state));
-    const before = open[open.length - 1];
-    const version = (fields.find((field) => field[0] === "version") || [])[1] || "";
-    let label = form.dataset.entryLabel || "";
-    if (form.matches("[data-calculator-form]") && window.spielleitungCalculator) {
-      label = window.spielleitungCalculator.describe(form) || label;
-    }
-    let game = null;
-    if (form.dataset.entry === "result" && panel) {
-      game = (parseInt(panel.dataset.nextGame, 10) || 1) + open.filter((e) => e.kind === "result").length;
-    }
-    const heading = panel && panel.querySelector("h1");
-    entries.push({
-      key: newKey(),
-      url: form.action,
-      page: panel ? panel.dataset.pollUrl : window.location.pathname,
-      table: table,
-      tableLabel: heading ? heading.textContent.trim() : "",
-      kind: form.dataset.entry,
-      fields: fields,
-      label: label,
-      game: game,
-      state: "queued",
-      version: before ? null : version,
-      after: before ? before.key : null,
-      reason: "",
-      created: Date.now(),
-    });
-    markPending(form, event.submitter);
-    store(entries);
-    pump();
+// The table's panel (the table page), or another part of a page that records entries for it
+// (the half tracker's "Record: X loses a chip"): its buttons wait and come back the same way.
+function panelFor(table) {
+  return (
+    document.querySelector('#table-panel[data-table-id="' + table + '"]') ||
+    document.querySelector('[data-table-id="' + table + '"]:has(form[data-entry])')
+  );
+}
+
+// Tell the page an entry's fate (the half tracker starts the next game once its loser is saved).
+function announce(entry, fate, version) {
+  document.dispatchEvent(
+    new CustomEvent("spielleitung:entry", {
+      detail: { table: entry.table, kind: entry.kind, fate: fate, version: version, label: rules.describe(entry, t) },
+    })
+  );
+}
+
+document.addEventListener("submit", (event) => {
+  const form = event.target;
+  if (!(form instanceof HTMLFormElement) || !form.matches("form[data-entry]")) return;
+  event.preventDefault();
+  if (form.dataset.submitting) return; // a double tap
+  const panel = form.closest("[data-table-id]");
+  const table = panel ? panel.dataset.tableId : "";
+  const fields = [];
+  new FormData(form, event.submitter).forEach((value, name) => {
+    if (name !== "csrfmiddlewaretoken") fields.push([name, String(value)]);
   });
+  const heading = panel && panel.querySelector("h1");
+  const entries = rules.queue(load(), {
+    key: newKey(),
+    url: form.action,
+    page: panel ? panel.dataset.pollUrl : window.location.pathname,
+    table: table,
+    tableLabel: heading ? heading.textContent.trim() : "",
+    kind: form.dataset.entry,
+    fields: fields,
+    // What the form records, for a person (the calculator keeps it current: "won by Anna (25 points)").
+    label: form.dataset.entryLabel || "",
+    nextGame: panel ? panel.dataset.nextGame || "" : null,
+    created: Date.now(),
+  });
+  markPending(form, event.submitter);
+  store(entries);
+  pump();
+});
 
-  function markPending(form, button) {
-    form.dataset.submitting = "1";
-    const panel = form.closest("[data-table-id]") || form;
-    panel.querySelectorAll("form[data-entry] button").forEach((other) => {
-      if (!other.disabled) {
-        other.disabled = true;
-        other.dataset.outboxDisabled = "1";
-      }
+function markPending(form, button) {
+  form.dataset.submitting = "1";
+  const panel = form.closest("[data-table-id]") || form;
+  panel.querySelectorAll("form[data-entry] button").forEach((other) => {
+    if (!other.disabled) {
+      other.disabled = true;
+      other.dataset.outboxDisabled = "1";
+    }
+  });
+  const target = button || form.querySelector("button[type=submit]");
+  if (target) {
+    target.setAttribute("aria-busy", "true");
+    target.classList.add("is-pending");
+    target.dataset.label = target.innerHTML;
+    target.textContent = t("sending");
+  }
+  document.body.dataset.pollHold = "1";
+}
+
+// The fate is known and the panel was not replaced: the buttons come back.
+function release(entry, resetCalculator) {
+  delete document.body.dataset.pollHold;
+  const panel = panelFor(entry.table);
+  if (!panel) return;
+  panel.querySelectorAll("[data-outbox-disabled]").forEach((button) => {
+    button.disabled = false;
+    delete button.dataset.outboxDisabled;
+  });
+  panel.querySelectorAll(".is-pending").forEach((button) => {
+    button.classList.remove("is-pending");
+    button.removeAttribute("aria-busy");
+    if (button.dataset.label !== undefined) button.innerHTML = button.dataset.label;
+  });
+  panel.querySelectorAll("form[data-submitting]").forEach((form) => {
+    delete form.dataset.submitting;
+    // The entry now lives in the outbox: a calculator starts again empty for the next game.
+    if (resetCalculator && form.matches("[data-calculator-form]")) {
+      form.reset();
+      form.querySelectorAll("input[data-count]").forEach((input) => (input.value = "0"));
+      form.querySelectorAll("input.calc-total").forEach((input) => (input.value = ""));
+      if (window.htmx) window.htmx.trigger(form, "htmx:load");
+    }
+  });
+}
+
+// --- sending ---------------------------------------------------------------------
+
+function pump() {
+  if (inFlight || loginNeeded) return;
+  window.clearTimeout(retryTimer);
+  const next = rules.nextToSend(load());
+  if (next) send(next);
+}
+
+function schedule() {
+  window.clearTimeout(retryTimer);
+  const delay = rules.retryDelay(retryIndex);
+  retryIndex += 1;
+  retryTimer = window.setTimeout(pump, delay);
+}
+
+function send(entry) {
+  if (!navigator.onLine) {
+    // The tablet knows it has no network: do not wait for a timeout to say so.
+    wait(entry);
+    return;
+  }
+  inFlight = entry.key;
+  change(entry.key, { state: "sending" });
+  const body = new URLSearchParams(rules.bodyOf(entry));
+  const controller = new AbortController();
+  const timer = window.setTimeout(() => controller.abort(), SEND_TIMEOUT_MS);
+  window
+    .fetch(entry.url, {
+      method: "POST",
+      body: body,
+      credentials: "same-origin",
+      redirect: "manual",
+      cache: "no-store",
+      signal: controller.signal,
+      headers: {
+        "HX-Request": "true",
+        "HX-Target": "table-panel",
+        "X-CSRFToken": csrfToken(),
+        "X-Device": deviceId(),
+      },
+    })
+    .then((response) => response.text().then((html) => settle(entry, response, html)))
+    .catch(() => wait(entry))
+    .finally(() => {
+      window.clearTimeout(timer);
+      inFlight = null;
+      pump();
     });
-    const target = button || form.querySelector("button[type=submit]");
-    if (target) {
-      target.setAttribute("aria-busy", "true");
-      target.classList.add("is-pending");
-      target.dataset.label = target.innerHTML;
-      target.textContent = t("sending");
-    }
-    document.body.dataset.pollHold = "1";
+}
+
+function reasonIn(html) {
+  const box = document.createElement("div");
+  box.innerHTML = html;
+  const alert = box.querySelector("#table-error, .alert-bad, [role=alert]");
+  return alert ? alert.textContent.replace(/\s+/g, " ").trim() : "";
+}
+
+function settle(entry, response, html) {
+  const answer = rules.verdict({ status: response.status, type: response.type, fate: response.headers.get("X-Entry-Status") });
+  if (answer.kind === "login") {
+    // Sent to the login page: the session ended. Keep everything until the referee logs in again.
+    loginNeeded = true;
+    change(entry.key, { state: "login", reason: t("login") });
+    release(entry, false);
+    return;
   }
-
-  // The fate is known and the panel was not replaced: the buttons come back.
-  function release(entry, resetCalculator) {
-    delete document.body.dataset.pollHold;
-    const panel = panelFor(entry.table);
-    if (!panel) return;
-    panel.querySelectorAll("[data-outbox-disabled]").forEach((button) => {
-      button.disabled = false;
-      delete button.dataset.outboxDisabled;
-    });
-    panel.querySelectorAll(".is-pending").forEach((button) => {
-      button.classList.remove("is-pending");
-      button.removeAttribute("aria-busy");
-      if (button.dataset.label !== undefined) button.innerHTML = button.dataset.label;
-    });
-    panel.querySelectorAll("form[data-submitting]").forEach((form) => {
-      delete form.dataset.submitting;
-      // The entry now lives in the outbox: a calculator starts again empty for the next game.
-      if (resetCalculator && form.matches("[data-calculator-form]")) {
-        form.reset();
-        form.querySelectorAll("input[data-count]").forEach((input) => (input.value = "0"));
-        form.querySelectorAll("input.calc-total").forEach((input) => (input.value = ""));
-        if (window.htmx) window.htmx.trigger(form, "htmx:load");
-      }
-    });
-  }
-
-  // --- sending ---------------------------------------------------------------------
-
-  function pump() {
-    if (inFlight || loginNeeded) return;
-    window.clearTimeout(retryTimer);
-    const next = load().find((e) => (e.state === "queued" || e.state === "waiting") && e.version !== null);
-    if (next) send(next);
-  }
-
-  function schedule() {
-    window.clearTimeout(retryTimer);
-    const delay = RETRY_MS[Math.min(retryIndex, RETRY_MS.length - 1)];
-    retryIndex += 1;
-    retryTimer = window.setTimeout(pump, delay);
-  }
-
-  function send(entry) {
-    if (!navigator.onLine) {
-      // The tablet knows it has no network: do not wait for a timeout to say so.
-      wait(entry);
-      return;
-    }
-    inFlight = entry.key;
-    change(entry.key, { state: "sending" });
-    const body = new URLSearchParams(entry.fields);
-    body.set("version", entry.version);
-    body.set("key", entry.key);
-    const controller = new AbortController();
-    const timer = window.setTimeout(() => controller.abort(), SEND_TIMEOUT_MS);
-    window
-      .fetch(entry.url, {
-        method: "POST",
-        body: body,
-        credentials: "same-origin",
-        redirect: "manual",
-        cache: "no-store",
-        signal: controller.signal,
-        headers: {
-          "HX-Request": "true",
-          "HX-Target": "table-panel",
-          "X-CSRFToken": csrfToken(),
-          "X-Device": deviceId(),
-        },
-      })
-      .then((response) => response.text().then((html) => settle(entry, response, html)))
-      .catch(() => wait(entry))
-      .finally(() => {
-        window.clearTimeout(timer);
-        inFlight = null;
-        pump();
-      });
-  }
-
-  function reasonIn(html) {
-    const box = document.createElement("div");
-    box.innerHTML = html;
-    const alert = box.querySelector("#table-error, .alert-bad, [role=alert]");
-    return alert ? alert.textContent.replace(/\s+/g, " ").trim() : "";
-  }
-
-  function settle(entry, response, html) {
-    const status = response.status;
-    const fate = response.headers.get("X-Entry-Status");
-    if (response.type === "opaqueredirect" || status === 0) {
-      // Sent to the login page: the session ended. Keep everything until the referee logs in again.
-      loginNeeded = true;
-      change(entry.key, { state: "login", reason: t("login") });
-      release(entry, false);
-      return;
-    }
-    connectionLostAt = null;
-    if (response.ok && (fate === "saved" || fate === "replayed")) {
-      retryIndex = 0;
-      saved(entry, response.headers.get("X-Entry-Version"), html);
-      return;
-    }
-    if (status === 409 || fate === "refused") {
-      const header = response.headers.get("X-Refusal");
-      refuse(entry, header ? decodeURIComponent(header) : reasonIn(html) || t("refused"), html);
-      return;
-    }
-    if (response.ok || status === 502 || status === 503 || status === 504 || status === 429) {
-      // An answer that is not ours (a captive portal, a proxy) or a server restarting: fate unknown, send again.
-      wait(entry);
-      return;
-    }
-    if (status >= 400 && status < 500) {
-      const fallback = status === 403 ? t("notAllowed") : status === 404 ? t("notFound") : t("badRequest");
-      refuse(entry, reasonIn(html) || fallback.replace("{status}", status), "");
-      return;
-    }
-    change(entry.key, { state: "failed", reason: t("failed").replace("{status}", status) });
+  connectionLostAt = null;
+  if (answer.kind === "saved") {
+    retryIndex = 0;
+    saved(entry, response.headers.get("X-Entry-Version"), html);
+  } else if (answer.kind === "refused") {
+    const header = response.headers.get("X-Refusal");
+    refuse(entry, header ? decodeURIComponent(header) : reasonIn(html) || t("refused"), html);
+  } else if (answer.kind === "wait") {
+    wait(entry);
+  } else if (answer.kind === "rejected") {
+    refuse(entry, reasonIn(html) || t(answer.message).replace("{status}", response.status), "");
+  } else {
+    change(entry.key, { state: "failed", reason: t("failed").replace("{status}", response.status) });
     release(entry, false);
   }
+}
 
-  function saved(entry, nextVersion, html) {
-    const entries = load().filter((e) => e.key !== entry.key);
-    entries.forEach((e) => {
-      if (e.after === entry.key) {
-        e.after = null;
-        e.version = nextVersion;
-      }
-    });
-    store(entries);
-    const panel = panelFor(entry.table);
-    if (panel && panel.id === "table-panel" && !panel.querySelector("[data-dirty]:not([data-submitting])") && html.includes('id="table-panel"')) {
-      delete document.body.dataset.pollHold;
-      window.htmx.swap(panel, html, { swapStyle: "outerHTML" });
-    } else {
-      release(entry, false);
-      if (panel) {
-        // A half-done next entry stays; it now builds on this saved one.
-        panel.querySelectorAll('input[name="version"]').forEach((input) => {
-          if (input.value === entry.version && nextVersion) input.value = nextVersion;
-        });
-      } else {
-        notice(t("saved").replace("{label}", describe(entry)), "ok");
-      }
-    }
-    announce(entry, "saved", nextVersion);
-  }
-
-  function refuse(entry, reason, html) {
-    const panel = panelFor(entry.table);
-    const ownForm = panel && panel.querySelector("form[data-submitting]");
-    const swap =
-      panel && panel.id === "table-panel" && html && html.includes('id="table-panel"') && (ownForm || !panel.querySelector("[data-dirty]"));
-    if (swap && !entry.tries && ownForm) {
-      // Refused right after the tap: the new panel says why (and keeps a calculator's hands); nothing to keep.
-      store(load().filter((e) => e.key !== entry.key));
-      delete document.body.dataset.pollHold;
-      window.htmx.swap(panel, html, { swapStyle: "outerHTML" });
-      return;
-    }
-    const entries = load();
-    const refused = new Set([entry.key]);
-    entries.forEach((e) => {
-      if (e.key === entry.key) {
-        e.state = "refused";
-        e.reason = reason;
-      } else if (e.after && refused.has(e.after)) {
-        // Entered on top of the refused one: not sent.
-        refused.add(e.key);
-        e.state = "refused";
-        e.after = null;
-        e.reason = t("chainRefused");
-      }
-    });
-    store(entries);
-    if (swap) {
-      delete document.body.dataset.pollHold;
-      window.htmx.swap(panel, html, { swapStyle: "outerHTML" });
-    } else {
-      release(entry, false);
-    }
-    announce(entry, "refused", null);
-  }
-
-  function wait(entry) {
-    if (!navigator.onLine || !connectionLostAt) connectionLostAt = connectionLostAt || new Date();
-    change(entry.key, { state: "waiting", tries: (entry.tries || 0) + 1 });
-    release(entry, true);
-    schedule();
-    announce(entry, "waiting", null);
-  }
-
-  // --- what the referee sees -------------------------------------------------------
-
-  function describe(entry) {
-    const what = entry.game ? t("game").replace("{number}", entry.game).replace("{label}", entry.label) : entry.label;
-    return entry.tableLabel ? entry.tableLabel + " · " + what : what;
-  }
-
-  function button(text, attribute, key, className) {
-    const element = document.createElement("button");
-    element.type = "button";
-    element.className = "btn " + (className || "btn-secondary");
-    element.textContent = text;
-    element.setAttribute(attribute, key);
-    return element;
-  }
-
-  const STATE_TEXT = {
-    queued: "waiting",
-    sending: "sending",
-    waiting: "waiting",
-    failed: "notSaved",
-    refused: "refused",
-    login: "waiting",
-  };
-
-  function renderList(entries) {
-    const box = document.getElementById("outbox");
-    if (!box) return;
-    const table = box.dataset.outboxTable;
-    const mine = entries.filter((e) => e.table === table);
-    box.replaceChildren();
-    box.hidden = mine.length === 0;
-    if (!mine.length) return;
-    const list = document.createElement("ul");
-    list.className = "outbox-list";
-    mine.forEach((entry) => {
-      const item = document.createElement("li");
-      item.className = "outbox-entry is-" + entry.state;
-      item.dataset.key = entry.key;
-      const state = document.createElement("strong");
-      state.className = "outbox-state";
-      let shown = STATE_TEXT[entry.state];
-      if (entry.state === "sending" || (entry.state === "queued" && entry.key === inFlight)) shown = "sending";
-      else if (entry.state === "queued") shown = "waiting";
-      state.textContent = t(shown);
-      const what = document.createElement("span");
-      what.className = "outbox-what";
-      what.textContent = entry.game ? t("game").replace("{number}", entry.game).replace("{label}", entry.label) : entry.label;
-      item.append(state, " ", what);
-      const reason = entry.state === "waiting" ? t("waitingNote") : entry.reason;
-      if (reason) {
-        const note = document.createElement("span");
-        note.className = "outbox-note";
-        note.textContent = reason;
-        item.append(note);
-      }
-      const actions = document.createElement("span");
-      actions.className = "outbox-actions";
-      if (entry.state === "failed") actions.append(button(t("sendAgain"), "data-outbox-retry", entry.key, "btn-ok"));
-      if (entry.state === "waiting" || entry.state === "failed" || entry.state === "login") {
-        actions.append(button(t("discard"), "data-outbox-discard", entry.key, "btn-danger"));
-      }
-      if (entry.state === "refused") actions.append(button(t("dismiss"), "data-outbox-dismiss", entry.key));
-      if (entry.state === "login") actions.append(loginLink());
-      item.append(actions);
-      list.append(item);
-    });
-    box.append(list);
-    if (mine.some((e) => e.state === "waiting" || e.state === "login" || e.state === "failed")) {
-      const behind = document.createElement("p");
-      behind.className = "outbox-behind small";
-      behind.textContent = t("behind");
-      box.append(behind);
-    }
-  }
-
-  function loginLink() {
-    const link = document.createElement("a");
-    link.className = "btn";
-    const banner = document.getElementById("outbox-banner");
-    const login = (banner && banner.dataset.loginUrl) || "/accounts/login/";
-    link.href = login + "?next=" + encodeURIComponent(window.location.pathname);
-    link.textContent = t("logIn");
-    return link;
-  }
-
-  function renderBanner(entries) {
-    const banner = document.getElementById("outbox-banner");
-    if (!banner) return;
-    const count = (state) => entries.filter((e) => e.state === state).length;
-    const open = entries.filter((e) => ["queued", "sending", "waiting"].includes(e.state)).length;
-    const offline = !navigator.onLine || connectionLostAt !== null;
-    let text = "";
-    let tone = "warn";
-    if (count("login")) {
-      text = counted("bannerLogin", count("login") + open);
-    } else if (open && offline) {
-      text = counted("bannerOffline", open);
-    } else if (count("waiting")) {
-      text = counted("bannerWaiting", open);
-    } else if (count("failed")) {
-      text = counted("bannerFailed", count("failed"));
-      tone = "bad";
-    } else if (count("refused")) {
-      text = counted("bannerRefused", count("refused"));
-      tone = "bad";
-    } else if (offline && connectionLostAt) {
-      text = t("pageOutdated").replace("{time}", connectionLostAt.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }));
-    }
-    banner.hidden = !text;
-    banner.className = "outbox-banner tone-" + tone;
-    banner.replaceChildren();
-    if (!text) return;
-    const words = document.createElement("span");
-    words.textContent = text;
-    banner.append(words);
-    const elsewhere = entries.find((e) => e.state !== "sending" && !panelFor(e.table));
-    if (count("login")) banner.append(" ", loginLink());
-    else if (elsewhere && elsewhere.page) {
-      const link = document.createElement("a");
-      link.className = "btn btn-small btn-secondary";
-      link.href = elsewhere.page;
-      link.textContent = t("show") + (elsewhere.tableLabel ? ": " + elsewhere.tableLabel : "");
-      banner.append(" ", link);
-    }
-  }
-
-  function render() {
-    const entries = load();
-    renderList(entries);
-    renderBanner(entries);
-  }
-
-  function notice(text, tone) {
-    let box = document.getElementById("outbox-toast");
-    if (!box) {
-      box = document.createElement("div");
-      box.id = "outbox-toast";
-      box.setAttribute("role", "status");
-      document.body.append(box);
-    }
-    box.className = "outbox-toast tone-" + (tone || "warn");
-    box.textContent = text;
-    box.hidden = false;
-    window.clearTimeout(notice.timer);
-    notice.timer = window.setTimeout(() => (box.hidden = true), 6000);
-  }
-
-  document.addEventListener("click", (event) => {
-    const retry = event.target.closest("[data-outbox-retry]");
-    const discard = event.target.closest("[data-outbox-discard]");
-    const dismiss = event.target.closest("[data-outbox-dismiss]");
-    if (retry) {
-      change(retry.dataset.outboxRetry, { state: "waiting", reason: "" });
-      retryIndex = 0;
-      pump();
-    } else if (discard && window.confirm(t("discardConfirm"))) {
-      const key = discard.dataset.outboxDiscard;
-      const entries = load().filter((e) => e.key !== key);
-      const dropped = new Set([key]);
-      entries.forEach((e) => {
-        if (e.after && dropped.has(e.after)) {
-          dropped.add(e.key);
-          e.state = "refused";
-          e.after = null;
-          e.reason = t("chainRefused");
-        }
+function saved(entry, nextVersion, html) {
+  store(rules.saved(load(), entry.key, nextVersion));
+  const panel = panelFor(entry.table);
+  if (panel && panel.id === "table-panel" && !panel.querySelector("[data-dirty]:not([data-submitting])") && html.includes('id="table-panel"')) {
+    delete document.body.dataset.pollHold;
+    window.htmx.swap(panel, html, { swapStyle: "outerHTML" });
+  } else {
+    release(entry, false);
+    if (panel) {
+      // A half-done next entry stays; it now builds on this saved one.
+      panel.querySelectorAll('input[name="version"]').forEach((input) => {
+        if (input.value === entry.version && nextVersion) input.value = nextVersion;
       });
-      store(entries);
-    } else if (dismiss) {
-      store(load().filter((e) => e.key !== dismiss.dataset.outboxDismiss));
+    } else {
+      notice(t("saved").replace("{label}", rules.describe(entry, t)), "ok");
     }
+  }
+  announce(entry, "saved", nextVersion);
+}
+
+function refuse(entry, reason, html) {
+  const panel = panelFor(entry.table);
+  const ownForm = panel && panel.querySelector("form[data-submitting]");
+  const swap =
+    panel && panel.id === "table-panel" && html && html.includes('id="table-panel"') && (ownForm || !panel.querySelector("[data-dirty]"));
+  if (swap && !entry.tries && ownForm) {
+    // Refused right after the tap: the new panel says why (and keeps a calculator's hands); nothing to keep.
+    store(rules.removed(load(), entry.key));
+    delete document.body.dataset.pollHold;
+    window.htmx.swap(panel, html, { swapStyle: "outerHTML" });
+    return;
+  }
+  // Entries entered on top of the refused one are not sent.
+  store(rules.refused(load(), entry.key, reason, t("chainRefused")));
+  if (swap) {
+    delete document.body.dataset.pollHold;
+    window.htmx.swap(panel, html, { swapStyle: "outerHTML" });
+  } else {
+    release(entry, false);
+  }
+  announce(entry, "refused", null);
+}
+
+function wait(entry) {
+  if (!navigator.onLine || !connectionLostAt) connectionLostAt = connectionLostAt || new Date();
+  store(rules.waited(load(), entry.key));
+  release(entry, true);
+  schedule();
+  announce(entry, "waiting", null);
+}
+
+// --- what the referee sees -------------------------------------------------------
+
+function button(text, attribute, key, className) {
+  const element = document.createElement("button");
+  element.type = "button";
+  element.className = "btn " + (className || "btn-secondary");
+  element.textContent = text;
+  element.setAttribute(attribute, key);
+  return element;
+}
+
+function renderList(entries) {
+  const box = document.getElementById("outbox");
+  if (!box) return;
+  const table = box.dataset.outboxTable;
+  const mine = entries.filter((e) => e.table === table);
+  box.replaceChildren();
+  box.hidden = mine.length === 0;
+  if (!mine.length) return;
+  const list = document.createElement("ul");
+  list.className = "outbox-list";
+  mine.forEach((entry) => {
+    const item = document.createElement("li");
+    item.className = "outbox-entry is-" + entry.state;
+    item.dataset.key = entry.key;
+    const state = document.createElement("strong");
+    state.className = "outbox-state";
+    state.textContent = t(rules.stateText(entry, inFlight));
+    const what = document.createElement("span");
+    what.className = "outbox-what";
+    what.textContent = entry.game ? t("game").replace("{number}", entry.game).replace("{label}", entry.label) : entry.label;
+    item.append(state, " ", what);
+    const note = rules.noteFor(entry);
+    const reason = note.message ? t(note.message) : note.text;
+    if (reason) {
+      const noteBox = document.createElement("span");
+      noteBox.className = "outbox-note";
+      noteBox.textContent = reason;
+      item.append(noteBox);
+    }
+    const actions = document.createElement("span");
+    actions.className = "outbox-actions";
+    rules.actionsFor(entry).forEach((action) => {
+      if (action === "retry") actions.append(button(t("sendAgain"), "data-outbox-retry", entry.key, "btn-ok"));
+      else if (action === "discard") actions.append(button(t("discard"), "data-outbox-discard", entry.key, "btn-danger"));
+      else if (action === "dismiss") actions.append(button(t("dismiss"), "data-outbox-dismiss", entry.key));
+      else if (action === "login") actions.append(loginLink());
+    });
+    item.append(actions);
+    list.append(item);
   });
+  box.append(list);
+  if (rules.behind(mine)) {
+    const behind = document.createElement("p");
+    behind.className = "outbox-behind small";
+    behind.textContent = t("behind");
+    box.append(behind);
+  }
+}
 
-  // --- connection ------------------------------------------------------------------
+function loginLink() {
+  const link = document.createElement("a");
+  link.className = "btn";
+  const banner = document.getElementById("outbox-banner");
+  const login = (banner && banner.dataset.loginUrl) || "/accounts/login/";
+  link.href = login + "?next=" + encodeURIComponent(window.location.pathname);
+  link.textContent = t("logIn");
+  return link;
+}
 
-  window.addEventListener("online", () => {
+function renderBanner(entries) {
+  const banner = document.getElementById("outbox-banner");
+  if (!banner) return;
+  const offline = !navigator.onLine || connectionLostAt !== null;
+  const said = rules.banner(entries, offline, connectionLostAt !== null);
+  let text = "";
+  const tone = said ? said.tone : "warn";
+  if (said && said.message === "pageOutdated") {
+    text = t("pageOutdated").replace("{time}", connectionLostAt.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }));
+  } else if (said) {
+    text = counted(said.message, said.count);
+  }
+  banner.hidden = !text;
+  banner.className = "outbox-banner tone-" + tone;
+  banner.replaceChildren();
+  if (!text) return;
+  const words = document.createElement("span");
+  words.textContent = text;
+  banner.append(words);
+  const elsewhere = entries.find((e) => e.state !== "sending" && !panelFor(e.table));
+  if (entries.some((e) => e.state === "login")) banner.append(" ", loginLink());
+  else if (elsewhere && elsewhere.page) {
+    const link = document.createElement("a");
+    link.className = "btn btn-small btn-secondary";
+    link.href = elsewhere.page;
+    link.textContent = t("show") + (elsewhere.tableLabel ? ": " + elsewhere.tableLabel : "");
+    banner.append(" ", link);
+  }
+}
+
+function render() {
+  const entries = load();
+  renderList(entries);
+  renderBanner(entries);
+}
+
+function notice(text, tone) {
+  let box = document.getElementById("outbox-toast");
+  if (!box) {
+    box = document.createElement("div");
+    box.id = "outbox-toast";
+    box.setAttribute("role", "status");
+    document.body.append(box);
+  }
+  box.className = "outbox-toast tone-" + (tone || "warn");
+  box.textContent = text;
+  box.hidden = false;
+  window.clearTimeout(notice.timer);
+  notice.timer = window.setTimeout(() => (box.hidden = true), 6000);
+}
+
+document.addEventListener("click", (event) => {
+  const retry = event.target.closest("[data-outbox-retry]");
+  const discard = event.target.closest("[data-outbox-discard]");
+  const dismiss = event.target.closest("[data-outbox-dismiss]");
+  if (retry) {
+    store(rules.retried(load(), retry.dataset.outboxRetry));
     retryIndex = 0;
     pump();
-    render();
-  });
-  window.addEventListener("offline", () => {
-    connectionLostAt = connectionLostAt || new Date();
-    render();
-  });
-  // The pollers report every answer (or its absence).
-  document.addEventListener("spielleitung:connection", (event) => {
-    if (event.detail.online) {
-      const wasOffline = connectionLostAt !== null;
-      connectionLostAt = null;
-      if (wasOffline) {
-        retryIndex = 0;
-        pump();
-      }
-    } else {
-      connectionLostAt = connectionLostAt || new Date();
-    }
-    render();
-  });
-  // Another tab of this tablet changed the outbox.
-  window.addEventListener("storage", (event) => {
-    if (event.key === STORE) render();
-  });
-  // A new panel arrived (poll, htmx): show its entries' list again and keep the poller waiting while one is sent.
-  document.addEventListener("htmx:load", () => render());
-
-  // --- start -----------------------------------------------------------------------
-
-  // An entry that was being sent when the page went away: its fate is unknown, send it again (same key).
-  const start = load();
-  start.forEach((e) => {
-    if (e.state === "sending") e.state = "waiting";
-  });
-  store(start);
-  pump();
-
-  // Keep the referee's pages available offline where the browser allows a service worker (HTTPS, localhost).
-  const worker = document.body.dataset.serviceWorker;
-  if (worker && "serviceWorker" in navigator && window.isSecureContext) {
-    const firstVisit = !navigator.serviceWorker.controller;
-    navigator.serviceWorker
-      .register(worker, { scope: "/" })
-      .then(() => navigator.serviceWorker.ready)
-      .then((registration) => {
-        // A page opened before the worker ran was not stored: ask for it once.
-        if (firstVisit && registration.active) {
-          const assets = Array.from(document.querySelectorAll("script[src], link[rel=stylesheet]"), (el) => el.src || el.href);
-          registration.active.postMessage({ type: "remember", url: window.location.href, assets: assets });
-        }
-      })
-      .catch(() => {});
+  } else if (discard && window.confirm(t("discardConfirm"))) {
+    store(rules.discarded(load(), discard.dataset.outboxDiscard, t("chainRefused")));
+  } else if (dismiss) {
+    store(rules.removed(load(), dismiss.dataset.outboxDismiss));
   }
-  window.spielleitungOutbox = {
-    pending: () => load().filter((e) => OPEN.includes(e.state)).length,
-    // The entries of one table not yet saved (queued, sending, waiting, failed, waiting for a login).
-    openFor: (table) => load().filter((e) => e.table === String(table) && OPEN.includes(e.state)),
-  };
-})();
+});
+
+// --- connection ------------------------------------------------------------------
+
+window.addEventListener("online", () => {
+  retryIndex = 0;
+  pump();
+  render();
+});
+window.addEventListener("offline", () => {
+  connectionLostAt = connectionLostAt || new Date();
+  render();
+});
+// The pollers report every answer (or its absence).
+document.addEventListener("spielleitung:connection", (event) => {
+  if (event.detail.online) {
+    const wasOffline = connectionLostAt !== null;
+    connectionLostAt = null;
+    if (wasOffline) {
+      retryIndex = 0;
+      pump();
+    }
+  } else {
+    connectionLostAt = connectionLostAt || new Date();
+  }
+  render();
+});
+// Another tab of this tablet changed the outbox.
+window.addEventListener("storage", (event) => {
+  if (event.key === STORE) render();
+});
+// A new panel arrived (poll, htmx): show its entries' list again and keep the poller waiting while one is sent.
+document.addEventListener("htmx:load", () => render());
+
+// --- start -----------------------------------------------------------------------
+
+// An entry that was being sent when the page went away: its fate is unknown, send it again (same key).
+store(rules.reopened(load()));
+pump();
+
+// Keep the referee's pages available offline where the browser allows a service worker (HTTPS, localhost).
+const worker = document.body.dataset.serviceWorker;
+if (worker && "serviceWorker" in navigator && window.isSecureContext) {
+  const firstVisit = !navigator.serviceWorker.controller;
+  navigator.serviceWorker
+    .register(worker, { scope: "/" })
+    .then(() => navigator.serviceWorker.ready)
+    .then((registration) => {
+      // A page opened before the worker ran was not stored: ask for it once.
+      if (firstVisit && registration.active) {
+        // With the modules the scripts import: listed as modulepreload links, and whatever else of
+        // /static/ the page fetched (an import without its link is kept all the same; sw.js keeps
+        // only this site's /static/).
+        const tags = document.querySelectorAll("script[src], link[rel=stylesheet], link[rel=modulepreload]");
+        const fetched = window.performance.getEntriesByType("resource").map((entry) => entry.name);
+        const assets = Array.from(new Set([...Array.from(tags, (el) => el.src || el.href), ...fetched]));
+        registration.active.postMessage({ type: "remember", url: window.location.href, assets: assets });
+      }
+    })
+    .catch(() => {});
+}
+// The entries of one table not yet saved (queued, sending, waiting, failed, waiting for a login).
+export function openFor(table) {
+  return rules.openFor(load(), table);
+}

@@ -90,13 +90,14 @@ def outbox_entries(page: Page) -> Locator:
 
 
 def kept_for_offline(page: Page) -> None:
-    """Wait until the service worker keeps this page and its scripts for a reload without a connection."""
+    """Wait until the service worker keeps this page and its scripts for a reload without a connection
+    (the modules the scripts import too: the page lists them as modulepreload links)."""
     page.wait_for_function(
         """async () => {
             if (!navigator.serviceWorker) return false;
             await navigator.serviceWorker.ready;
             if (!(await caches.match(location.href))) return false;
-            const tags = document.querySelectorAll("script[src], link[rel=stylesheet]");
+            const tags = document.querySelectorAll("script[src], link[rel=stylesheet], link[rel=modulepreload]");
             for (const tag of tags) { if (!(await caches.match(tag.src || tag.href))) return false; }
             return true;
         }""",

@@ -340,7 +340,7 @@ def test_the_page_keeps_to_a_strict_content_security_policy(referee, table_of_fo
     assert not re.search(r"\son[a-z]+=", page)
     for tag in re.findall(r"<script[^>]*>", page):
         assert " src=" in tag or 'type="application/json"' in tag, tag
-    assert re.search(r'<script src="/static/js/half_tracker\.js" defer></script>', page)
+    assert re.search(r'<script type="module" src="/static/js/half_tracker\.js"></script>', page)
 
 
 @pytest.mark.parametrize("street", list(schocken.StreetRule))
