@@ -441,6 +441,29 @@ def number_tables(
     return FixedRound(tables=tuple(tuple(t) for t in tables), numbers=numbers, fixed=fixed, needs=needs, notes=notes)
 
 
+def number_set_tables(tournament_id: int, tables: Sequence[Sequence[int]]) -> FixedRound:
+    """Number tables whose players may not be moved between them (a points play-off: one table per
+    tie): a table holding fixed players takes the lowest of their numbers that no table in play
+    holds and no earlier table of these took; its other fixed players, and those of a table whose
+    numbers are all taken, are said in the note as not kept (``number_tables``)."""
+    pins = fixed_seats([pid for table in tables for pid in table])
+    if not pins:
+        return number_tables(tournament_id, tables, [None] * len(tables))
+    held = set(in_play(tournament_id).values_list("number", flat=True))
+    wanted: list[int | None] = []
+    unkept: list[seating.UnkeptSeat] = []
+    for table in tables:
+        numbers = sorted({pins[pid] for pid in table if pid in pins})
+        choice = next((number for number in numbers if number not in held and number not in wanted), None)
+        wanted.append(choice)
+        for pid in table:
+            if pid in pins and pins[pid] != choice:
+                # Held by a table in play, or taken by another table of these (whose seats are its own).
+                reason = seating.FIXED_NUMBER_HELD if pins[pid] in held else seating.FIXED_TABLE_FULL
+                unkept.append(seating.UnkeptSeat(player=pid, number=pins[pid], reason=reason))
+    return number_tables(tournament_id, tables, wanted, unkept, reserved=reserved_numbers(tournament_id))
+
+
 def fixed_cost_words(extra: int) -> str:
     """What the fixed seats cost in repeats, against the seating without them."""
     if extra <= 0:

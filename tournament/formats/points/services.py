@@ -436,8 +436,13 @@ def seat_playoff(*, tournament: Tournament, actor: User) -> Round:
         playoff = rounds.open_round(
             locked, stage=enums.Stage.PLAYOFF, seed=0, algorithm="playoff", note=note, public_note=note
         )
-        for tie in due:
-            rounds.seat_table(playoff, tie.players, duel_for_place=tie.place)
+        # A play-off table holding a fixed player is played at that player's table (issue 29).
+        placed = rounds.number_set_tables(locked.id, [tie.players for tie in due])
+        for index, tie in enumerate(due):
+            rounds.seat_table(playoff, tie.players, duel_for_place=tie.place, **placed.table_fields(index))
+        if placed.notes:
+            playoff.seating_note = " ".join([playoff.seating_note, *placed.notes]).strip()
+            playoff.save(update_fields=["seating_note"])
         rounds.mark_running(locked)
         bump(locked)
         audit(

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from games.models import Game, GameStatus
 from tournament import enums
+from tournament.desk.registration import set_fixed_seat
 from tournament.errors import ServiceError
 from tournament.formats import registry
 from tournament.formats.points import reads
@@ -390,6 +391,20 @@ class TestPlayoff:
         playoff = points_services.seat_playoff(tournament=tournament, actor=None)
         assert playoff.tables.count() == 2
         assert Table.objects.filter(round=playoff, duel_for_place=5).exists()
+
+    def test_a_playoff_table_holding_a_fixed_player_is_played_at_their_table(self):
+        """Issue 29: a fixed seat holds in the play-off too; two tied players fixed to one number
+        at different play-off tables: the first table keeps it, the other's note says why not."""
+        tournament, who = tied_on_first(points_tie_places="all")
+        for key, number in (("b1", 7), ("a3", 7)):
+            set_fixed_seat(tournament=tournament, actor=None, player_id=who[key], number=number, need="wheelchair")
+        playoff = points_services.seat_playoff(tournament=tournament, actor=None)
+        first = Table.objects.get(round=playoff, duel_for_place=1)
+        fifth = Table.objects.get(round=playoff, duel_for_place=5)
+        assert first.number == 7 and first.fixed_seat and first.fixed_need == "wheelchair"
+        assert fifth.number != 7 and not fifth.fixed_seat
+        name = Player.objects.get(pk=who["a3"]).name
+        assert f"Fixed seat not kept for {name} (table 7)" in playoff.seating_note
 
     def test_no_main_round_after_a_playoff(self):
         tournament, _who = tied_on_first()
