@@ -71,6 +71,9 @@ def test_the_projector_shows_the_plan_before_the_day_and_the_print_pack_prints_i
     PlayerFactory.create_batch(12, tournament=tournament)
     screen = client.get(reverse("tournament:projector", args=[tournament.public_key])).content.decode()
     assert 'data-view="plan"' in screen and "Grand final" in screen and "about 17:00" in screen
+    # The families in the hall ask when it ends, not only when the grand final starts.
+    end = plan_reads.read(tournament).plan.end
+    assert end is not None and f"The end at about {end:%H:%M}." in screen
     client.force_login(staff_user(tournament, enums.Role.DESK))
     assert url("print_plan", tournament) in client.get(url("print_pack", tournament)).content.decode()
     printed = client.get(url("print_plan", tournament)).content.decode()
