@@ -18,6 +18,7 @@ from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
 from tournament.models import StaffProfile
+from tournament.views.forms import LanguageForm
 
 LANGUAGE_CODES = frozenset(code for code, _name in settings.LANGUAGES)
 
@@ -41,7 +42,7 @@ def set_language(request: HttpRequest) -> HttpResponse:
     """Django's language switch; a logged-in user's choice is also kept with their account.
     A language the site does not offer changes nothing (Django's view ignores it too)."""
     response = django_set_language(request)
-    language = request.POST.get("language", "")
+    language = LanguageForm.read(request)["language"]
     if request.user.is_authenticated and language in LANGUAGE_CODES:
         StaffProfile.objects.update_or_create(user=request.user, defaults={"language": language})
     return response

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import timedelta
+from typing import Any
 
 from django.contrib import messages
 from django.http import Http404, HttpResponse
@@ -31,12 +32,12 @@ from games.models import Game, GameStatus
 from tournament import enums, naming
 from tournament.errors import ServiceError
 from tournament.formats import registry
-from tournament.http import HtmxHttpRequest
+from tournament.http import HtmxHttpRequest, answers_refusals
 from tournament.models import Table, Tournament
 from tournament.permissions import tournament_role
 from tournament.play import corrections
 from tournament.selectors import play as play_reads
-from tournament.views.referee import read_card_entries
+from tournament.views.forms import CorrectionForm
 
 ACTIONS = ("correct", "void", "dealer", "reopen")
 # A confirmation sent again within this time by the same person is taken as a replay of the first.
@@ -45,40 +46,45 @@ REPLAY_WINDOW = timedelta(minutes=2)
 CARRIED = ("action", "game", "version", "reason", "winner", "loser", "player")
 
 
-def _int(value: str | None) -> int | None:
-    try:
-        return int((value or "").strip())
-    except ValueError:
-        return None
+def _refused(request: HtmxHttpRequest, error: ServiceError, tournament: Tournament, table_id: int) -> HttpResponse:
+    """A refused correction: the page with why (409) and the refused form open with what was typed;
+    a confirmation that arrives again after it was applied is answered as saved."""
+    posted = _posted(request)
+    action = posted["action"]
+    if _already_applied(request, posted, table_id):
+        messages.info(request, _("This correction was already saved; nothing more was changed."))
+        return redirect("tournament:table_corrections", tournament.pk, table_id)
+    return _page(request, tournament, table_id, error=error.message, status=409, action=action)
+
+
+def _posted(request: HtmxHttpRequest) -> dict[str, Any]:
+    return CorrectionForm.read(request) if request.method == "POST" else {}
 
 
 @require_http_methods(["GET", "POST"])
 @tournament_role(enums.Role.ORGANISER)
+@answers_refusals(_refused)
 def table_corrections(request: HtmxHttpRequest, tournament: Tournament, table_id: int) -> HttpResponse:
     """The corrections page of a table; POST runs one correction (see the module docstring)."""
     if request.method == "GET":
         return _page(request, tournament, table_id)
-    action = request.POST.get("action", "")
+    posted = _posted(request)
+    action = posted["action"]
     if action not in ACTIONS:
         return _page(request, tournament, table_id, error=_("Unknown action. Reload the page."), status=400)
     try:
-        done = _run(request, tournament, table_id, action)
+        done = _run(request, tournament, table_id, posted)
     except corrections.ConfirmConsequences as question:
         return _page(request, tournament, table_id, question=question, action=action)
-    except ServiceError as error:
-        if _already_applied(request, table_id, action):
-            messages.info(request, _("This correction was already saved; nothing more was changed."))
-            return redirect("tournament:table_corrections", tournament.pk, table_id)
-        return _page(request, tournament, table_id, error=error.message, status=409, action=action)
     messages.success(request, done)
     return redirect("tournament:table_corrections", tournament.pk, table_id)
 
 
-def _already_applied(request: HtmxHttpRequest, table_id: int, action: str) -> bool:
+def _already_applied(request: HtmxHttpRequest, posted: dict[str, Any], table_id: int) -> bool:
     """The same confirmation arrives again (a double tap, a reload, the back button): its game was
     retired by this person moments ago. The first one was applied; this one is answered as saved."""
-    game_id = _int(request.POST.get("game"))
-    if action not in ("correct", "void") or game_id is None or not request.POST.get("confirm"):
+    game_id = posted["game"]
+    if posted["action"] not in ("correct", "void") or game_id is None or not posted["confirm"]:
         return False
     return (
         Game.objects.filter(pk=game_id, table_id=table_id, voided_by=request.user.pk)
@@ -88,10 +94,10 @@ def _already_applied(request: HtmxHttpRequest, table_id: int, action: str) -> bo
     )
 
 
-def _run(request: HtmxHttpRequest, tournament: Tournament, table_id: int, action: str) -> str:
-    """Call the service of ``action`` with the posted fields; returns the message of success."""
-    post = request.POST
-    version = _int(post.get("version"))
+def _run(request: HtmxHttpRequest, tournament: Tournament, table_id: int, posted: dict[str, Any]) -> str:
+    """Call the service of the posted action with the posted fields; returns the message of success."""
+    action = posted["action"]
+    version = posted["version"]
     if version is None:
         raise ServiceError(_("The form is incomplete; reload the page."))
     common = {
@@ -99,36 +105,36 @@ def _run(request: HtmxHttpRequest, tournament: Tournament, table_id: int, action
         "actor": request.user,
         "table_id": table_id,
         "version": version,
-        "reason": post.get("reason", ""),
+        "reason": posted["reason"],
     }
     if action == "reopen":
         table = corrections.reopen_table(**common)
         return _("%(table)s is open again: the referee can undo and record.") % {"table": naming.of_table(table)}
     if action == "dealer":
-        player = _int(post.get("player"))
+        player = posted["player"]
         if player is None:
             raise ServiceError(_("Choose who deals first."))
         corrections.change_first_dealer(**common, player_id=player)
         return _("The first dealer is changed; the dealers of the games played follow from it.")
-    game_id = _int(post.get("game"))
+    game_id = posted["game"]
     if game_id is None:
         raise ServiceError(_("The form is incomplete; reload the page."))
-    confirm = post.get("confirm", "")[:64]
-    void_downstream = post.get("void_downstream") == "1"
+    confirm = posted["confirm"]
+    void_downstream = posted["void_downstream"]
     if action == "void":
         game = corrections.void_game(
             **common, fmt=registry.of(tournament), game_id=game_id, confirm=confirm, void_downstream=void_downstream
         )
         return _("Game %(number)d is voided.") % {"number": game.number}
-    entered, problem = read_card_entries(request)
+    entered, problem = posted["entered"], posted["problem"]
     if problem:
         raise ServiceError(problem)
     game = corrections.correct_game(
         **common,
         fmt=registry.of(tournament),
         game_id=game_id,
-        winner_id=_int(post.get("winner")),
-        loser_id=_int(post.get("loser")),
+        winner_id=posted["winner"],
+        loser_id=posted["loser"],
         card_points=entered.points or None,
         hands=entered.hands or None,
         confirm=confirm,
@@ -152,9 +158,9 @@ def _page(
     except Table.DoesNotExist:
         raise Http404 from None
     fmt = registry.of(tournament)
-    carried = [(name, request.POST.get(name, "")) for name in CARRIED if request.POST.get(name, "") != ""]
-    carried += [(key, value) for key, value in request.POST.items() if key.startswith(("points_", "hand_"))]
-    typed = _typed(request, action) if error else Typed()
+    form = CorrectionForm(request.POST)
+    form.is_valid()
+    typed = _typed(form, action) if error else Typed()
     context = {
         "tournament": tournament,
         "fmt": fmt,
@@ -166,8 +172,8 @@ def _page(
         "reopenable": corrections.reopenable(view.table),
         "error": error,
         "question": question,
-        "carried": carried,
-        "posted_game": _int(request.POST.get("game")),
+        "carried": form.carried(CARRIED),
+        "posted_game": form.cleaned_data["game"],
         "action": action,
     }
     return render(request, "tournament/corrections.html", context, status=status)
@@ -191,21 +197,16 @@ class Typed:
         return self.reason if self.action == action and self.game_id == game_id else ""
 
 
-def _typed(request: HtmxHttpRequest, action: str) -> Typed:
-    post = request.POST
-    points = {}
-    for key, value in post.items():
-        pid = _int(key.removeprefix("points_")) if key.startswith("points_") else None
-        if pid is not None:
-            points[pid] = value[:12]
+def _typed(form: CorrectionForm, action: str) -> Typed:
+    posted = form.cleaned_data
     return Typed(
         action=action,
-        game_id=_int(post.get("game")) if action in ("correct", "void") else None,
-        reason=post.get("reason", "")[: corrections.REASON_MAX + 100],
-        winner=_int(post.get("winner")),
-        loser=_int(post.get("loser")),
-        player=_int(post.get("player")),
-        points=points,
+        game_id=posted["game"] if action in ("correct", "void") else None,
+        reason=posted["reason"][: corrections.REASON_MAX + 100],
+        winner=posted["winner"],
+        loser=posted["loser"],
+        player=posted["player"],
+        points=form.typed_points(),
     )
 
 

@@ -20,6 +20,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from tournament import desk as desk_services
 from tournament import enums, qr
 from tournament.desk.registration import MAX_IMPORT_ROWS
+from tournament.desk.start_numbers import StartNumberDraw
 from tournament.errors import NeedsConfirmation, ServiceError
 from tournament.formats import registry
 from tournament.forms import (
@@ -31,11 +32,12 @@ from tournament.forms import (
     TournamentCreateForm,
     default_checklist,
 )
-from tournament.http import HtmxHttpRequest
+from tournament.http import HtmxHttpRequest, answers_refusals, refusal
 from tournament.models import Player, Tournament
 from tournament.permissions import tournament_role
 from tournament.selectors import desk as reads
 from tournament.selectors import printing as print_reads
+from tournament.views.forms import CheckForm, CheckInForm, ConfirmForm, ReturnedForm, RowForm
 
 
 @require_GET
@@ -51,7 +53,7 @@ def tournament_create(request: HtmxHttpRequest) -> HttpResponse:
     form = TournamentCreateForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        try:
+        with refusal(form) as refused:
             tournament = desk_services.create_tournament(
                 actor=request.user,
                 name=data["name"],
@@ -65,9 +67,7 @@ def tournament_create(request: HtmxHttpRequest) -> HttpResponse:
                 returnable=form.equipment_labels(),
                 windows=form.windows(),
             )
-        except ServiceError as error:
-            form.add_error(None, error.message)
-        else:
+        if not refused:
             messages.success(request, _("Tournament “%(name)s” created.") % {"name": tournament.name})
             return redirect("tournament:desk", tournament.pk)
     checklists = {slug: default_checklist(slug) for slug in registry.FORMATS}
@@ -122,49 +122,56 @@ def register(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     if form.is_valid():
         data = form.cleaned_data
         try:
-            registration = desk_services.register_player(
-                tournament=tournament,
-                actor=request.user,
-                name=data["name"],
-                club=data["club"],
-                contact=data["contact"],
-                confirm_same_name=data["confirm_same_name"],
-                confirm_outside_window=data["confirm_outside_window"],
-            )
+            with refusal(form) as refused:
+                registration = desk_services.register_player(
+                    tournament=tournament,
+                    actor=request.user,
+                    name=data["name"],
+                    club=data["club"],
+                    contact=data["contact"],
+                    confirm_same_name=data["confirm_same_name"],
+                    confirm_outside_window=data["confirm_outside_window"],
+                )
         except NeedsConfirmation as error:
             confirm = error.message
             # The next submit of this form confirms what was asked.
             form = PlayerForm(initial={**data, **_confirm_flags(error, data)})
-        except ServiceError as error:
-            form.add_error(None, error.message)
         else:
-            player = registration.player
-            if registration.waitlisted:
-                messages.warning(
-                    request,
-                    _("The tournament is full: %(name)s is on the waiting list and moves up when a place frees.")
-                    % {"name": player.name},
-                )
-            elif data["check_in_now"]:
-                _check_in_walk_in(request, tournament, player)
-            else:
-                messages.success(request, _("%(name)s registered.") % {"name": player.name})
-            return redirect("tournament:desk", tournament.pk)
+            if not refused:
+                return _registered(request, tournament, registration, check_in_now=data["check_in_now"])
     # A question keeps the focus on its "Yes" (desk.html); errors put it on the first wrong field.
     context = _desk_context(tournament) | {"form": form if confirm else _focused(form), "confirm": confirm}
     return render(request, "tournament/desk.html", context, status=200 if confirm else 422)
 
 
+def _registered(
+    request: HtmxHttpRequest, tournament: Tournament, registration: desk_services.Registration, *, check_in_now: bool
+) -> HttpResponse:
+    """A player registered: say so (waiting list, checked in at once, or registered) and show the desk."""
+    player = registration.player
+    if registration.waitlisted:
+        messages.warning(
+            request,
+            _("The tournament is full: %(name)s is on the waiting list and moves up when a place frees.")
+            % {"name": player.name},
+        )
+    elif check_in_now:
+        _check_in_walk_in(request, tournament, player)
+    else:
+        messages.success(request, _("%(name)s registered.") % {"name": player.name})
+    return redirect("tournament:desk", tournament.pk)
+
+
 def _check_in_walk_in(request: HtmxHttpRequest, tournament: Tournament, player: Player) -> None:
     """A walk-in registered at the desk with "here now": checked in at once, every checklist item ticked."""
-    try:
+    with refusal() as refused:
         result = desk_services.check_in_player(
             tournament=tournament, actor=request.user, player_id=player.pk, all_checked=True
         )
-    except ServiceError as error:
+    if refused:
         messages.warning(
             request,
-            _("%(name)s registered, but not checked in: %(reason)s") % {"name": player.name, "reason": error.message},
+            _("%(name)s registered, but not checked in: %(reason)s") % {"name": player.name, "reason": refused.message},
         )
         return
     text = _("%(name)s registered and checked in.") % {"name": player.name}
@@ -175,7 +182,7 @@ def _check_in_walk_in(request: HtmxHttpRequest, tournament: Tournament, player: 
 
 def is_confirmed(request: HtmxHttpRequest) -> bool:
     """The person said yes on a confirmation panel (``confirm=1``); any other value is no."""
-    return request.POST.get("confirm") == "1"
+    return bool(ConfirmForm.read(request)["confirm"])
 
 
 def confirm_panel(
@@ -225,8 +232,8 @@ def import_players(request: HtmxHttpRequest, tournament: Tournament) -> HttpResp
     text = ""
     form = CsvImportForm()
     if request.method == "POST":
-        if "text" in request.POST:  # second step: the user chose to import the good rows
-            text_form = CsvTextForm(request.POST)
+        text_form = CsvTextForm(request.POST)
+        if "text" in text_form.data:  # second step: the user chose to import the good rows
             if text_form.is_valid():
                 text = text_form.cleaned_data["text"]
                 report = desk_services.import_players_csv(
@@ -307,6 +314,7 @@ def _row_response(
 
     With a confirmation ``panel`` (withdraw) or question (``confirm``: the override) and no htmx,
     the check-in page shows only this player's row with it, so the question works without JavaScript."""
+    posted = RowForm.read(request)
     if request.htmx or panel is not None or confirm:
         player = reads.desk_player(tournament, player_id)
         if player is None:
@@ -320,12 +328,12 @@ def _row_response(
             "items": items,
             "row_error": error,
             "row_confirm": confirm,
-            "row_reason": request.POST.get("override_reason", "")[:200],
+            "row_reason": posted["override_reason"][:200],
             "row_panel": panel,
             "counters": counters,
             "handouts": reads.handouts(items, counters.checked_in),
             "oob_counters": True,
-            "query": request.POST.get("q", ""),
+            "query": posted["q"],
         }
         if request.htmx:
             return render(request, "tournament/check_in.html#player-row", context)
@@ -333,43 +341,48 @@ def _row_response(
         return render(request, "tournament/check_in.html", context)
     if error or confirm:
         messages.error(request, error or confirm)
-    query = request.POST.get("q", "")
+    query = posted["q"]
     url = reverse("tournament:check_in", args=[tournament.pk])
     return redirect(f"{url}?{urlencode({'q': query})}" if query else url)
 
 
+def _refused_row(
+    request: HtmxHttpRequest, error: ServiceError, tournament: Tournament, player_id: int, **_ids: int
+) -> HttpResponse:
+    """A row action was refused: the row with why (htmx), else the list with a message."""
+    return _row_response(request, tournament, player_id, error=error.message)
+
+
 @require_POST
 @tournament_role(enums.Role.DESK)
+@answers_refusals(_refused_row)
 def toggle_check(request: HtmxHttpRequest, tournament: Tournament, player_id: int, item_id: int) -> HttpResponse:
-    try:
-        desk_services.set_check(
-            tournament=tournament,
-            actor=request.user,
-            player_id=player_id,
-            item_id=item_id,
-            done=request.POST.get("done") == "1",
-        )
-    except ServiceError as error:
-        return _row_response(request, tournament, player_id, error=error.message)
+    desk_services.set_check(
+        tournament=tournament,
+        actor=request.user,
+        player_id=player_id,
+        item_id=item_id,
+        done=CheckForm.read(request)["done"],
+    )
     return _row_response(request, tournament, player_id)
 
 
 @require_POST
 @tournament_role(enums.Role.DESK)
+@answers_refusals(_refused_row)
 def check_in(request: HtmxHttpRequest, tournament: Tournament, player_id: int) -> HttpResponse:
+    posted = CheckInForm.read(request)
     try:
         result = desk_services.check_in_player(
             tournament=tournament,
             actor=request.user,
             player_id=player_id,
-            override=request.POST.get("override") == "1",
-            override_reason=request.POST.get("override_reason", ""),
-            all_checked=request.POST.get("all_checked") == "1",
+            override=posted["override"],
+            override_reason=posted["override_reason"],
+            all_checked=posted["all_checked"],
         )
     except NeedsConfirmation as error:
         return _row_response(request, tournament, player_id, confirm=error.message)
-    except ServiceError as error:
-        return _row_response(request, tournament, player_id, error=error.message)
     text = _("%(name)s checked in.") % {"name": result.player.name}
     if result.start_number_assigned:
         text += " " + _("Start number %(number)d.") % {"number": result.player.start_number}
@@ -395,6 +408,7 @@ def _player_action(action: str) -> object:
 
     @require_POST
     @tournament_role(enums.Role.DESK)
+    @answers_refusals(_refused_row)
     def view(request: HtmxHttpRequest, tournament: Tournament, player_id: int) -> HttpResponse:
         extra = {"confirmed": is_confirmed(request)} if asks_first else {}
         try:
@@ -402,8 +416,6 @@ def _player_action(action: str) -> object:
         except NeedsConfirmation as error:
             panel = _withdraw_panel(request, tournament, player_id, error)
             return _row_response(request, tournament, player_id, panel=panel)
-        except ServiceError as error:
-            return _row_response(request, tournament, player_id, error=error.message)
         return _row_response(request, tournament, player_id)
 
     view.__name__ = action
@@ -414,7 +426,7 @@ def _withdraw_panel(
     request: HtmxHttpRequest, tournament: Tournament, player_id: int, error: NeedsConfirmation
 ) -> dict[str, object]:
     """The withdraw question in the player's row: "Yes" posts again, Cancel shows the list."""
-    query = request.POST.get("q", "")
+    query = RowForm.read(request)["q"]
     list_url = reverse("tournament:check_in", args=[tournament.pk])
     return confirm_panel(
         error,
@@ -443,9 +455,10 @@ def draw(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         seed = form.cleaned_data["seed"]
         try:
-            result = desk_services.draw_start_numbers(
-                tournament=tournament, actor=request.user, seed=seed, confirmed=is_confirmed(request)
-            )
+            with refusal(form) as refused:
+                result = desk_services.draw_start_numbers(
+                    tournament=tournament, actor=request.user, seed=seed, confirmed=is_confirmed(request)
+                )
         except NeedsConfirmation as error:
             url = reverse("tournament:draw", args=[tournament.pk])
             panel = confirm_panel(
@@ -456,22 +469,9 @@ def draw(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
                 cancel_url=url,
                 target="#draw-step",
             )
-        except ServiceError as error:
-            form.add_error(None, error.message)
         else:
-            messages.success(
-                request,
-                ngettext(
-                    "Start number drawn for %(count)d player (seed %(seed)d).",
-                    "Start numbers drawn for %(count)d players (seed %(seed)d).",
-                    len(result.result),
-                )
-                % {"count": len(result.result), "seed": result.seed},
-            )
-            url = reverse("tournament:draw", args=[tournament.pk])
-            if request.htmx:
-                return HttpResponseClientRedirect(url)
-            return redirect(url)
+            if not refused:
+                return _drawn(request, tournament, result)
     context = {
         "tournament": tournament,
         "form": form,
@@ -485,6 +485,23 @@ def draw(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     if request.htmx and request.htmx.target == "draw-step":
         template += "#draw-step"
     return render(request, template, context, status=status)
+
+
+def _drawn(request: HtmxHttpRequest, tournament: Tournament, result: StartNumberDraw) -> HttpResponse:
+    """Start numbers drawn: say for how many (and the seed) and show the draw page again."""
+    messages.success(
+        request,
+        ngettext(
+            "Start number drawn for %(count)d player (seed %(seed)d).",
+            "Start numbers drawn for %(count)d players (seed %(seed)d).",
+            len(result.result),
+        )
+        % {"count": len(result.result), "seed": result.seed},
+    )
+    url = reverse("tournament:draw", args=[tournament.pk])
+    if request.htmx:
+        return HttpResponseClientRedirect(url)
+    return redirect(url)
 
 
 @require_GET
@@ -535,16 +552,16 @@ def equipment(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
 @require_POST
 @tournament_role(enums.Role.DESK)
 def toggle_returned(request: HtmxHttpRequest, tournament: Tournament, player_id: int, item_id: int) -> HttpResponse:
-    try:
+    with refusal() as refused:
         desk_services.set_returned(
             tournament=tournament,
             actor=request.user,
             player_id=player_id,
             item_id=item_id,
-            returned=request.POST.get("returned") == "1",
+            returned=ReturnedForm.read(request)["returned"],
         )
-    except ServiceError as error:
-        messages.error(request, error.message)
+    if refused:
+        messages.error(request, refused.message)
     return redirect("tournament:equipment", tournament.pk)
 
 
@@ -559,7 +576,7 @@ def fixed_seat(request: HtmxHttpRequest, tournament: Tournament, player_id: int)
         form = FixedSeatForm(request.POST)
         if form.is_valid():
             data = form.cleaned_data
-            try:
+            with refusal(form) as refused:
                 saved = desk_services.set_fixed_seat(
                     tournament=tournament,
                     actor=request.user,
@@ -567,9 +584,7 @@ def fixed_seat(request: HtmxHttpRequest, tournament: Tournament, player_id: int)
                     number=data["table"],
                     need=data["need"] or "",
                 )
-            except ServiceError as error:
-                form.add_error(None, error.message)
-            else:
+            if not refused:
                 if saved.fixed_table is None:
                     text = _("%(name)s has no fixed table.") % {"name": saved.name}
                 else:

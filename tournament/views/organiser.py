@@ -18,7 +18,7 @@ from tournament.desk import staff as staff_service
 from tournament.errors import ServiceError
 from tournament.formats import registry
 from tournament.forms import ChecklistItemForm, ScoringForm, StaffForm, TournamentSettingsForm, WindowForm
-from tournament.http import HtmxHttpRequest
+from tournament.http import HtmxHttpRequest, refusal
 from tournament.models import Tournament
 from tournament.permissions import tournament_role
 from tournament.selectors import audit as audit_reads
@@ -53,11 +53,9 @@ def tournament_settings(request: HtmxHttpRequest, tournament: Tournament) -> Htt
         form = TournamentSettingsForm(request.POST, instance=Tournament.objects.get(pk=tournament.pk))
         if form.is_valid():
             values = {name: form.cleaned_data[name] for name in form.changed_data}
-            try:
+            with refusal(form) as refused:
                 saved = desk.save_settings(tournament=tournament, actor=request.user, **values)
-            except ServiceError as error:
-                form.add_error(None, error.message)
-            else:
+            if not refused:
                 messages.success(request, " ".join([_("Settings saved."), *saved.carried]))
                 return redirect("tournament:settings", tournament.pk)
         return render(request, "tournament/settings.html", _settings_context(tournament, form=form), status=422)
@@ -69,16 +67,14 @@ def tournament_settings(request: HtmxHttpRequest, tournament: Tournament) -> Htt
 def add_checklist_item(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     form = ChecklistItemForm(request.POST)
     if form.is_valid():
-        try:
+        with refusal(form, "label") as refused:
             desk.add_checklist_item(
                 tournament=tournament,
                 actor=request.user,
                 label=form.cleaned_data["label"],
                 returnable=form.cleaned_data["returnable"],
             )
-        except ServiceError as error:
-            form.add_error("label", error.message)
-        else:
+        if not refused:
             messages.success(request, _("Checklist item added."))
             return redirect("tournament:settings", tournament.pk)
     return render(request, "tournament/settings.html", _settings_context(tournament, item_form=form), status=422)
@@ -87,10 +83,10 @@ def add_checklist_item(request: HtmxHttpRequest, tournament: Tournament) -> Http
 @require_POST
 @tournament_role(enums.Role.ORGANISER)
 def remove_checklist_item(request: HtmxHttpRequest, tournament: Tournament, item_id: int) -> HttpResponse:
-    try:
+    with refusal() as refused:
         desk.remove_checklist_item(tournament=tournament, actor=request.user, item_id=item_id)
-    except ServiceError as error:
-        messages.error(request, error.message)
+    if refused:
+        messages.error(request, refused.message)
     else:
         messages.success(request, _("Checklist item removed."))
     return redirect("tournament:settings", tournament.pk)
@@ -101,16 +97,14 @@ def remove_checklist_item(request: HtmxHttpRequest, tournament: Tournament, item
 def add_window(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     form = WindowForm(request.POST)
     if form.is_valid():
-        try:
+        with refusal(form) as refused:
             desk.add_registration_window(
                 tournament=tournament,
                 actor=request.user,
                 opens_at=form.cleaned_data["opens_at"],
                 closes_at=form.cleaned_data["closes_at"],
             )
-        except ServiceError as error:
-            form.add_error(None, error.message)
-        else:
+        if not refused:
             messages.success(request, _("Registration window added."))
             return redirect("tournament:settings", tournament.pk)
     return render(request, "tournament/settings.html", _settings_context(tournament, window_form=form), status=422)
@@ -121,11 +115,9 @@ def add_window(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse
 def scoring(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     form = ScoringForm(request.POST)
     if form.is_valid():
-        try:
+        with refusal(form) as refused:
             desk.set_scoring_table(tournament=tournament, actor=request.user, values=form.values())
-        except ServiceError as error:
-            form.add_error(None, error.message)
-        else:
+        if not refused:
             messages.success(request, _("Scoring table saved."))
             return redirect("tournament:settings", tournament.pk)
     return render(request, "tournament/settings.html", _settings_context(tournament, scoring_form=form), status=422)
@@ -143,7 +135,7 @@ def staff(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     form = StaffForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        try:
+        with refusal(form) as refused:
             if data["account"] == StaffForm.EXISTING:
                 user = authenticate(request, username=data["username"].strip(), password=data["password"])
                 if user is None:
@@ -159,9 +151,7 @@ def staff(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
                     role=data["role"],
                     password=data["password"],
                 )
-        except ServiceError as error:
-            form.add_error(None, error.message)
-        else:
+        if not refused:
             messages.success(request, _("%(name)s added.") % {"name": data["username"]})
             return redirect("tournament:staff", tournament.pk)
     context = {"tournament": tournament, "form": form, "staff": desk_reads.staff_of(tournament)}
@@ -188,10 +178,10 @@ def _refused_existing_account(request: HttpRequest) -> str:
 @require_POST
 @tournament_role(enums.Role.ORGANISER)
 def remove_staff(request: HtmxHttpRequest, tournament: Tournament, staff_id: int) -> HttpResponse:
-    try:
+    with refusal() as refused:
         desk.remove_staff(tournament=tournament, actor=request.user, staff_id=staff_id)
-    except ServiceError as error:
-        messages.error(request, error.message)
+    if refused:
+        messages.error(request, refused.message)
     else:
         messages.success(request, _("Role removed."))
     return redirect("tournament:staff", tournament.pk)

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from urllib.parse import quote
 
 from django.contrib import messages
@@ -30,17 +29,18 @@ from django.utils.translation import pgettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from games.models import Game
-from games.rules.uno import ACTION_CARDS, MAX_CARD_POINTS, MAX_CARDS_OF_A_KIND, NUMBER_CARDS
+from games.rules.uno import ACTION_CARDS, NUMBER_CARDS
 from tournament import enums, polling, writes
 from tournament.errors import ServiceError
 from tournament.formats import registry
-from tournament.http import HtmxHttpRequest
+from tournament.http import HtmxHttpRequest, answers_refusals
 from tournament.models import Table, Tournament
 from tournament.permissions import tournament_role
 from tournament.play import results
 from tournament.polling import polled
 from tournament.selectors import play as play_reads
 from tournament.views import printing
+from tournament.views.forms import CardEntryForm, DealerForm, Entered, LossForm, VersionForm, audit_dump
 
 # The calculator's keys: number cards show their digit; action cards a short,
 # translated name (the key is about 90 px wide on a tablet).
@@ -100,15 +100,6 @@ def tables(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
         "poll_url": reverse("tournament:referee_tables", args=[tournament.pk]) + (query if pages[1:] else ""),
     }
     return render(request, template, context)
-
-
-@dataclass(frozen=True)
-class Entered:
-    """What the referee entered in a refused calculator form, shown again so nothing is typed twice."""
-
-    winner: int | None = None
-    points: Mapping[int, int] | None = None
-    hands: Mapping[int, Mapping[str, int]] | None = None
 
 
 def _calculators(tournament: Tournament, seats: list[object], entered: Entered | None) -> list[dict[str, object]]:
@@ -230,7 +221,7 @@ def _refused(
             tournament=tournament,
             actor=request.user,
             table_id=table_id,
-            form={key: value[:100] for key, value in list(request.POST.items())[:40] if key != "csrfmiddlewaretoken"},
+            form=audit_dump(request),
         )
     return _render_table(request, tournament, table_id, error=error, entered=entered)
 
@@ -252,62 +243,34 @@ def _saved(
     )
 
 
-def _int(value: str | None) -> int | None:
-    try:
-        return int(value) if value not in (None, "") else None
-    except ValueError:
-        return None
+def _refused_entry(
+    request: HtmxHttpRequest, error: ServiceError, tournament: Tournament, table_id: int
+) -> HttpResponse:
+    """A table service refused: the table again with why (409)."""
+    return _refused(request, tournament, table_id, error.message)
+
+
+def _refused_game(request: HtmxHttpRequest, error: ServiceError, tournament: Tournament, table_id: int) -> HttpResponse:
+    """A won game was refused: the table again with why (409) and the calculator as it was entered."""
+    entered = None if registry.of(tournament).records_loser else CardEntryForm.read(request)["entered"]
+    return _refused(request, tournament, table_id, error.message, entered)
 
 
 @require_POST
 @tournament_role(enums.Role.REFEREE)
+@answers_refusals(_refused_entry)
 def set_dealer(request: HtmxHttpRequest, tournament: Tournament, table_id: int) -> HttpResponse:
-    try:
-        table = results.set_first_dealer(
-            tournament=tournament,
-            actor=request.user,
-            table_id=table_id,
-            player_id=_int(request.POST.get("player")) or 0,
-            version=_int(request.POST.get("version")) or 0,
-        )
-    except ServiceError as error:
-        return _refused(request, tournament, table_id, error.message)
+    posted = DealerForm.read(request)
+    table = results.set_first_dealer(
+        tournament=tournament,
+        actor=request.user,
+        table_id=table_id,
+        player_id=posted["player"] or 0,
+        version=posted["version"],
+    )
     dealer = table.seats.select_related("player").get(position=table.first_dealer_position)
     notice = _("Saved: %(name)s deals the first game.") % {"name": dealer.player.name}
     return _saved(request, tournament, table_id, notice)
-
-
-def read_card_entries(request: HtmxHttpRequest) -> tuple[Entered, str]:
-    """Card points typed as numbers and hands tapped on the calculator, per player.
-
-    Returns what was entered (also when it is refused, so the form can show it
-    again) and a translated problem, or "" when the entries are well formed.
-    """
-    points: dict[int, int] = {}
-    hands: dict[int, dict[str, int]] = {}
-    problem = ""
-    for key, value in request.POST.items():
-        if key.startswith("points_"):
-            pid = _int(key.removeprefix("points_"))
-            if pid is None or value.strip() == "":
-                continue
-            number = _int(value.strip())
-            if number is None or not 0 <= number <= MAX_CARD_POINTS:
-                problem = problem or _("Card points must be whole numbers from 0 to %(max)d.") % {
-                    "max": MAX_CARD_POINTS
-                }
-                continue
-            points[pid] = number
-        elif key.startswith("hand_"):
-            pid_text, _sep, card = key.removeprefix("hand_").partition("_")
-            pid, count = _int(pid_text), _int(value)
-            if pid is None or count is None or card not in CARD_LABELS or not 0 <= count <= MAX_CARDS_OF_A_KIND:
-                problem = problem or _("The calculator sent an unknown card or count. Reload the page.")
-                continue
-            if count:
-                hands.setdefault(pid, {})[card] = count
-    entered = Entered(winner=_int(request.POST.get("winner")), points=points, hands=hands)
-    return entered, problem
 
 
 def _winner_notice(game: Game) -> str:
@@ -319,46 +282,42 @@ def _winner_notice(game: Game) -> str:
 
 @require_POST
 @tournament_role(enums.Role.REFEREE)
+@answers_refusals(_refused_game)
 def record_game(request: HtmxHttpRequest, tournament: Tournament, table_id: int) -> HttpResponse:
     fmt = registry.of(tournament)
     if fmt.records_loser:
         return _record_loss(request, tournament, table_id)
-    entered, problem = read_card_entries(request)
-    if problem:
-        return _refused(request, tournament, table_id, problem, entered, attempt="record_game")
+    posted = CardEntryForm.read(request)
+    entered: Entered = posted["entered"]
+    if posted["problem"]:
+        return _refused(request, tournament, table_id, posted["problem"], entered, attempt="record_game")
     if entered.winner is None:
         return _refused(request, tournament, table_id, _("Tap the winner of the game."), entered, attempt="record_game")
-    try:
-        game = fmt.record_result(
-            tournament=tournament,
-            actor=request.user,
-            table_id=table_id,
-            winner_id=entered.winner,
-            version=_int(request.POST.get("version")) or 0,
-            idempotency_key=request.POST.get("key", ""),
-            card_points=entered.points,
-            hands=entered.hands,
-        )
-    except ServiceError as error:
-        return _refused(request, tournament, table_id, error.message, entered)
+    game = fmt.record_result(
+        tournament=tournament,
+        actor=request.user,
+        table_id=table_id,
+        winner_id=entered.winner,
+        version=posted["version"],
+        idempotency_key=posted["key"],
+        card_points=entered.points,
+        hands=entered.hands,
+    )
     return _saved(request, tournament, table_id, _winner_notice(game), game)
 
 
 def _record_loss(request: HtmxHttpRequest, tournament: Tournament, table_id: int) -> HttpResponse:
-    loser = _int(request.POST.get("loser"))
-    if loser is None:
+    posted = LossForm.read(request)
+    if posted["loser"] is None:
         return _refused(request, tournament, table_id, _("Tap the player who lost the game."), attempt="record_loss")
-    try:
-        game = registry.of(tournament).record_result(
-            tournament=tournament,
-            actor=request.user,
-            table_id=table_id,
-            loser_id=loser,
-            version=_int(request.POST.get("version")) or 0,
-            idempotency_key=request.POST.get("key", ""),
-        )
-    except ServiceError as error:
-        return _refused(request, tournament, table_id, error.message)
+    game = registry.of(tournament).record_result(
+        tournament=tournament,
+        actor=request.user,
+        table_id=table_id,
+        loser_id=posted["loser"],
+        version=posted["version"],
+        idempotency_key=posted["key"],
+    )
     name = game.loser.name if game.loser is not None else ""
     if game.replayed:
         notice = _("Already saved: game %(number)d, %(name)s hands in a chip.")
@@ -375,16 +334,13 @@ def _versioned(
     notice: str | Callable[[object], str] = "",
 ) -> HttpResponse:
     """Call a table service that takes the version the tablet saw; show the table again with ``notice``
-    (a text, or a function of what the service returned)."""
-    try:
-        result = service(
-            tournament=tournament,
-            actor=request.user,
-            table_id=table_id,
-            version=_int(request.POST.get("version")) or 0,
-        )
-    except ServiceError as error:
-        return _refused(request, tournament, table_id, error.message)
+    (a text, or a function of what the service returned). The views calling it answer refusals."""
+    result = service(
+        tournament=tournament,
+        actor=request.user,
+        table_id=table_id,
+        version=VersionForm.read(request)["version"],
+    )
     if callable(notice):
         notice = notice(result)
     if request.htmx:
@@ -396,6 +352,7 @@ def _versioned(
 
 @require_POST
 @tournament_role(enums.Role.REFEREE)
+@answers_refusals(_refused_entry)
 def undo_game(request: HtmxHttpRequest, tournament: Tournament, table_id: int) -> HttpResponse:
     def undone(game: object) -> str:
         return _("Game %(number)d undone.") % {"number": game.number}  # type: ignore[attr-defined]
@@ -405,6 +362,7 @@ def undo_game(request: HtmxHttpRequest, tournament: Tournament, table_id: int) -
 
 @require_POST
 @tournament_role(enums.Role.REFEREE)
+@answers_refusals(_refused_entry)
 def close_table(request: HtmxHttpRequest, tournament: Tournament, table_id: int) -> HttpResponse:
     close = registry.of(tournament).close_table
     return _versioned(request, tournament, table_id, close, notice=_("Table closed. Thank you!"))
@@ -412,6 +370,7 @@ def close_table(request: HtmxHttpRequest, tournament: Tournament, table_id: int)
 
 @require_POST
 @tournament_role(enums.Role.REFEREE)
+@answers_refusals(_refused_entry)
 def call_time(request: HtmxHttpRequest, tournament: Tournament, table_id: int) -> HttpResponse:
     call_time = registry.of(tournament).call_time
     if call_time is None:

@@ -17,7 +17,7 @@ from tournament import enums, folding
 from tournament.errors import NeedsChoice, NeedsConfirmation, ServiceError
 from tournament.formats import registry
 from tournament.formats.record import Standing
-from tournament.http import HtmxHttpRequest
+from tournament.http import HtmxHttpRequest, answers_refusals, status_of
 from tournament.models import Tournament
 from tournament.permissions import tournament_role
 from tournament.play.rounds import option_label
@@ -27,7 +27,8 @@ from tournament.selectors import day_plan as plan_reads
 from tournament.selectors import desk as desk_reads
 from tournament.selectors import play as play_reads
 from tournament.selectors import ranking as ranking_reads
-from tournament.views.desk import confirm_panel, is_confirmed
+from tournament.views.desk import confirm_panel
+from tournament.views.forms import StepForm
 
 TEMPLATE = "tournament/rounds.html"
 
@@ -109,20 +110,31 @@ def rounds(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     return render(request, template, _rounds_context(tournament, opened_round(request), first_shown(request)))
 
 
+def _step_template(request: HtmxHttpRequest) -> str:
+    return TEMPLATE + "#rounds-body" if request.htmx else TEMPLATE
+
+
+def _refused_step(request: HtmxHttpRequest, error: ServiceError, tournament: Tournament) -> HttpResponse:
+    """A refused step: the rounds page (or its body under htmx) with why, 409 (400 for an unknown step)."""
+    context = _rounds_context(tournament, error=error.message)
+    return render(request, _step_template(request), context, status=status_of(error))
+
+
 @require_POST
 @tournament_role(enums.Role.ORGANISER)
+@answers_refusals(_refused_step)
 def next_round(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     """One organiser step of the tournament's format (``action``, ``choice`` and ``confirm`` as posted).
 
     A step that loses something (finishing early) answers the page with the format's
     question (``NeedsConfirmation``) and a "Yes" posting the same step with ``confirm=1``.
     Under htmx (the finish form) the answers replace ``#rounds-body`` and success redirects."""
-    action = request.POST.get("action", "")
-    choice = request.POST.get("choice", "")
-    template = TEMPLATE + "#rounds-body" if request.htmx else TEMPLATE
+    posted = StepForm.read(request)
+    action, choice = posted["action"], posted["choice"]
+    template = _step_template(request)
     try:
         done = registry.of(tournament).next_step(
-            tournament=tournament, actor=request.user, action=action, choice=choice, confirmed=is_confirmed(request)
+            tournament=tournament, actor=request.user, action=action, choice=choice, confirmed=posted["confirm"]
         )
     except NeedsChoice as needs:
         options = [(option.code, option_label(option), option.preselect) for option in needs.options]
@@ -139,9 +151,6 @@ def next_round(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse
             target="#rounds-body",
         )
         return render(request, template, _rounds_context(tournament, panel=panel))
-    except ServiceError as error:
-        status = getattr(error, "status", 409)
-        return render(request, template, _rounds_context(tournament, error=error.message), status=status)
     messages.success(request, done.message)
     target = "tournament:ranking" if done.finished else "tournament:rounds"
     if request.htmx:

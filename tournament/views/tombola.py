@@ -18,12 +18,13 @@ from tournament import enums
 from tournament.desk import tombola as service
 from tournament.errors import NeedsConfirmation, ServiceError
 from tournament.forms import TombolaMoveForm, TombolaPrizeForm, TombolaSettingsForm
-from tournament.http import HtmxHttpRequest
+from tournament.http import HtmxHttpRequest, answers_refusals, refusal
 from tournament.models import TombolaPrize, Tournament
 from tournament.permissions import tournament_role
 from tournament.selectors import audit as audit_reads
 from tournament.selectors import tombola as reads
 from tournament.views.desk import confirm_panel
+from tournament.views.forms import ConfirmForm, ShownForm
 
 
 def _context(tournament: Tournament, **extra: object) -> dict[str, object]:
@@ -59,6 +60,11 @@ def _page(request: HtmxHttpRequest, tournament: Tournament, status: int = 200, *
     return render(request, "tournament/tombola.html", _context(fresh, **extra), status=status)
 
 
+def _refused(request: HtmxHttpRequest, error: ServiceError, tournament: Tournament, **_ids: int) -> HttpResponse:
+    """A refused tombola action: the page with why at the top (422), as the refused write left it."""
+    return _page(request, tournament, 422, error=error.message)
+
+
 def _done(request: HtmxHttpRequest, tournament: Tournament, message: str) -> HttpResponse:
     messages.success(request, message)
     return redirect("tournament:tombola", tournament.pk)
@@ -75,11 +81,9 @@ def tombola(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
 def add_prize(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     form = TombolaPrizeForm(request.POST, prefix="add")
     if form.is_valid():
-        try:
+        with refusal(form, "name") as refused:
             prize = service.add_prize(tournament=tournament, actor=request.user, name=form.cleaned_data["name"])
-        except ServiceError as error:
-            form.add_error("name", error.message)
-        else:
+        if not refused:
             return _done(request, tournament, _("Prize %(position)s “%(name)s” added.") % vars_of(prize))
     return _page(request, tournament, 422, add_form=form)
 
@@ -90,43 +94,37 @@ def vars_of(prize: object) -> dict[str, object]:
 
 @require_POST
 @tournament_role(enums.Role.ORGANISER)
+@answers_refusals(_refused)
 def rename_prize(request: HtmxHttpRequest, tournament: Tournament, prize_id: int) -> HttpResponse:
     if not TombolaPrize.objects.filter(tournament=tournament, pk=prize_id).exists():
         # No row to show the form's errors in: say it at the top.
         return _page(request, tournament, 422, error=_("This prize does not exist (any more); reload the page."))
     form = TombolaPrizeForm(request.POST, prefix=f"p{prize_id}")
     if form.is_valid():
-        try:
-            prize = service.rename_prize(
-                tournament=tournament, actor=request.user, prize_id=prize_id, name=form.cleaned_data["name"]
-            )
-        except ServiceError as error:
-            return _page(request, tournament, 422, error=error.message)
+        prize = service.rename_prize(
+            tournament=tournament, actor=request.user, prize_id=prize_id, name=form.cleaned_data["name"]
+        )
         return _done(request, tournament, _("Prize %(position)s is now “%(name)s”.") % vars_of(prize))
     return _page(request, tournament, 422, edit_form=form, edit_prize=prize_id)
 
 
 @require_POST
 @tournament_role(enums.Role.ORGANISER)
+@answers_refusals(_refused)
 def move_prize(request: HtmxHttpRequest, tournament: Tournament, prize_id: int) -> HttpResponse:
     form = TombolaMoveForm(request.POST)
     if not form.is_valid():
         return _page(request, tournament, 422, error=_("A prize moves one place up or down."))
     step = -1 if form.cleaned_data["direction"] == "up" else 1
-    try:
-        prize = service.move_prize(tournament=tournament, actor=request.user, prize_id=prize_id, step=step)
-    except ServiceError as error:
-        return _page(request, tournament, 422, error=error.message)
+    prize = service.move_prize(tournament=tournament, actor=request.user, prize_id=prize_id, step=step)
     return _done(request, tournament, _("“%(name)s” is now prize %(position)s.") % vars_of(prize))
 
 
 @require_POST
 @tournament_role(enums.Role.ORGANISER)
+@answers_refusals(_refused)
 def remove_prize(request: HtmxHttpRequest, tournament: Tournament, prize_id: int) -> HttpResponse:
-    try:
-        service.remove_prize(tournament=tournament, actor=request.user, prize_id=prize_id)
-    except ServiceError as error:
-        return _page(request, tournament, 422, error=error.message)
+    service.remove_prize(tournament=tournament, actor=request.user, prize_id=prize_id)
     return _done(request, tournament, _("Prize removed; the prizes after it moved up one place."))
 
 
@@ -147,11 +145,9 @@ def tombola_settings(request: HtmxHttpRequest, tournament: Tournament) -> HttpRe
 
 @require_POST
 @tournament_role(enums.Role.ORGANISER)
+@answers_refusals(_refused)
 def draw_next(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
-    try:
-        draw = service.draw_next(tournament=tournament, actor=request.user)
-    except ServiceError as error:
-        return _page(request, tournament, 422, error=error.message)
+    draw = service.draw_next(tournament=tournament, actor=request.user)
     return _done(
         request,
         tournament,
@@ -162,10 +158,11 @@ def draw_next(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
 
 @require_POST
 @tournament_role(enums.Role.ORGANISER)
+@answers_refusals(_refused)
 def mark_absent(request: HtmxHttpRequest, tournament: Tournament, prize_id: int) -> HttpResponse:
     try:
         absence = service.mark_absent(
-            tournament=tournament, actor=request.user, prize_id=prize_id, confirmed=request.POST.get("confirm") == "1"
+            tournament=tournament, actor=request.user, prize_id=prize_id, confirmed=ConfirmForm.read(request)["confirm"]
         )
     except NeedsConfirmation as question:
         # Asked in the prize's row: "Yes" posts again with confirm=1, Cancel goes back to the page.
@@ -177,8 +174,6 @@ def mark_absent(request: HtmxHttpRequest, tournament: Tournament, prize_id: int)
             cancel_url=reverse("tournament:tombola", args=[tournament.pk]) + f"#prize-{prize_id}",
         )
         return _page(request, tournament, panel=panel, panel_prize=prize_id)
-    except ServiceError as error:
-        return _page(request, tournament, 422, error=error.message)
     absent = _("%(player)s is marked absent.") % {"player": audit_reads.player_name(absence.absent)}
     if absence.draw is None:
         messages.warning(request, f"{absent} {absence.reason}")
@@ -193,7 +188,7 @@ def mark_absent(request: HtmxHttpRequest, tournament: Tournament, prize_id: int)
 @require_POST
 @tournament_role(enums.Role.ORGANISER)
 def on_screen(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
-    shown = request.POST.get("shown") == "1"
+    shown = ShownForm.read(request)["shown"]
     service.show_on_screen(tournament=tournament, actor=request.user, shown=shown)
     return _done(
         request,

@@ -42,6 +42,7 @@ from tournament.http import HtmxHttpRequest
 from tournament.models import Table, Tournament
 from tournament.permissions import tournament_role
 from tournament.selectors import play as play_reads
+from tournament.views.forms import TrackerForm, to_int
 
 TEMPLATE = "formats/life_bands/half_tracker.html"
 # The dice faces of the tap pad: the face and one pip per point (drawn by app.css).
@@ -142,13 +143,6 @@ def _kept_state(kept: Any, mark: str, in_play: list[int]) -> TrackerState | None
         return None
 
 
-def _int(text: str | None, default: int) -> int:
-    try:
-        return int(text or "")
-    except ValueError:
-        return default
-
-
 @require_http_methods(["GET", "POST"])
 @tournament_role(enums.Role.REFEREE)
 def half_tracker(request: HtmxHttpRequest, tournament: Tournament, table_id: int) -> HttpResponse:
@@ -194,7 +188,7 @@ def half_tracker(request: HtmxHttpRequest, tournament: Tournament, table_id: int
     next_game = _new_game(in_play, sharp_now, starter)
     current = _kept_state(kept, mark, in_play) or next_game
     if request.method == "POST":
-        post = request.POST.dict()
+        post = TrackerForm.read(request)["posted"]
         if post.get("mark", mark) != mark:
             error, status = (
                 _(
@@ -203,7 +197,7 @@ def half_tracker(request: HtmxHttpRequest, tournament: Tournament, table_id: int
                 ),
                 409,
             )
-        elif _int(post.get("revision"), 0) != revision:
+        elif (to_int(post.get("revision")) or 0) != revision:
             error, status = _stale_message(), 409
         elif post.get("action") == "new":
             # Only on purpose (the page asks first): a decided game's loser is otherwise recorded.

@@ -24,10 +24,11 @@ from django.views.decorators.http import require_GET, require_POST
 from tournament import draws, enums
 from tournament.errors import NeedsChoice, ServiceError
 from tournament.formats.points import reads, services
-from tournament.http import HtmxHttpRequest
+from tournament.http import HtmxHttpRequest, answers_refusals, refusal
 from tournament.models import Player, Tournament
 from tournament.permissions import tournament_role
 from tournament.play.rounds import option_label
+from tournament.views.forms import BackToForm, SeatPreviewedForm
 
 TEMPLATE = "formats/points/field.html"
 
@@ -39,7 +40,7 @@ def _is_organiser(request: HtmxHttpRequest) -> bool:
 def _back(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     """Back to the posted ``back_to``: "field" (the next round's players), "check_in", else the rounds
     page (the desk, which has no rounds page, goes to the check-in list)."""
-    back_to = request.POST.get("back_to", "")
+    back_to = BackToForm.read(request)["back_to"]
     if back_to == "field":
         return redirect("tournament:points_field", tournament.pk, reads.rounds_played(tournament) + 1)
     if back_to == "check_in" or not _is_organiser(request):
@@ -68,10 +69,10 @@ def field(request: HtmxHttpRequest, tournament: Tournament, number: int) -> Http
 @tournament_role(enums.Role.DESK)
 def pause(request: HtmxHttpRequest, tournament: Tournament, player_id: int) -> HttpResponse:
     """Pause the player from the next round on (``services.pause_player``)."""
-    try:
+    with refusal() as refused:
         change = services.pause_player(tournament=tournament, actor=request.user, player_id=player_id)
-    except ServiceError as error:
-        messages.error(request, error.message)
+    if refused:
+        messages.error(request, refused.message)
     else:
         messages.success(
             request,
@@ -85,10 +86,10 @@ def pause(request: HtmxHttpRequest, tournament: Tournament, player_id: int) -> H
 @tournament_role(enums.Role.DESK)
 def resume(request: HtmxHttpRequest, tournament: Tournament, player_id: int) -> HttpResponse:
     """Bring the paused player back from the next round on (``services.resume_player``)."""
-    try:
+    with refusal() as refused:
         change = services.resume_player(tournament=tournament, actor=request.user, player_id=player_id)
-    except ServiceError as error:
-        messages.error(request, error.message)
+    if refused:
+        messages.error(request, refused.message)
     else:
         messages.success(
             request,
@@ -163,13 +164,15 @@ def preview(request: HtmxHttpRequest, tournament: Tournament, number: int) -> Ht
     choice = request.GET.get("choice", "").strip()[:40]
     context: dict[str, object] = {"tournament": tournament, "number": number, "seed": seed, "choice": choice}
     try:
-        next_round = services.plan_next_round(tournament, choice=choice, seed=seed)
+        with refusal() as refused:
+            next_round = services.plan_next_round(tournament, choice=choice, seed=seed)
     except NeedsChoice as needs:
         context["choice_message"] = needs.message
         context["options"] = [(option.code, option_label(option), option.preselect) for option in needs.options]
-    except ServiceError as error:
-        context["error"] = error.message
     else:
+        if refused:
+            context["error"] = refused.message
+            return render(request, PREVIEW_TEMPLATE, context)
         context["next_round"] = next_round
         context["plan"] = next_round.plan
         context["tables"] = _preview_tables(next_round)
@@ -177,34 +180,42 @@ def preview(request: HtmxHttpRequest, tournament: Tournament, number: int) -> Ht
     return render(request, PREVIEW_TEMPLATE, context)
 
 
+def _refused_seating(
+    request: HtmxHttpRequest, error: ServiceError, tournament: Tournament, number: int
+) -> HttpResponse:
+    """A refused "Seat as shown": the other tap of a double tap won (the rounds page says so), or the
+    preview again with the reason (a warning when a write made it stale)."""
+    if reads.rounds_played(tournament) >= number:  # the other tap of a double tap won
+        messages.info(request, _("Round %(number)d is already seated.") % {"number": number})
+        return redirect("tournament:rounds", tournament.pk)
+    if isinstance(error, services.PreviewOutdated):
+        messages.warning(request, error.message)
+    else:
+        messages.error(request, error.message)
+    posted = SeatPreviewedForm.read(request)
+    return redirect(_preview_url(tournament, number, _number_param(posted["seed"], 9), posted["choice"]))
+
+
 @require_POST
 @tournament_role(enums.Role.ORGANISER)
+@answers_refusals(_refused_seating)
 def seat_previewed(request: HtmxHttpRequest, tournament: Tournament, number: int) -> HttpResponse:
     """Seat round ``number`` as previewed (``services.start_round`` with the posted seed, choice and
     ``previewed_version``). A second tap, or a round seated meanwhile, says so and goes to the
     rounds page; a preview made stale by a write shows the new preview with the same seed; a
     refusal shows the preview with the reason. Nothing is saved in any of these."""
-    seed = _number_param(request.POST.get("seed", ""), 9)
-    version = _number_param(request.POST.get("version", ""), 18)
-    choice = request.POST.get("choice", "").strip()[:40]
+    posted = SeatPreviewedForm.read(request)
+    seed = _number_param(posted["seed"], 9)
+    version = _number_param(posted["version"], 18)
+    choice = posted["choice"]
     if reads.rounds_played(tournament) >= number:
         messages.info(request, _("Round %(number)d is already seated.") % {"number": number})
         return redirect("tournament:rounds", tournament.pk)
     if seed is None or version is None:
         messages.error(request, _("This preview is incomplete. Here is a new one; look at it and seat again."))
         return redirect(_preview_url(tournament, number, choice=choice))
-    try:
-        new_round = services.start_round(
-            tournament=tournament, actor=request.user, choice=choice, seed=seed, previewed_version=version
-        )
-    except ServiceError as error:
-        if reads.rounds_played(tournament) >= number:  # the other tap of a double tap won
-            messages.info(request, _("Round %(number)d is already seated.") % {"number": number})
-            return redirect("tournament:rounds", tournament.pk)
-        if isinstance(error, services.PreviewOutdated):
-            messages.warning(request, error.message)
-        else:
-            messages.error(request, error.message)
-        return redirect(_preview_url(tournament, number, seed, choice))
+    new_round = services.start_round(
+        tournament=tournament, actor=request.user, choice=choice, seed=seed, previewed_version=version
+    )
     messages.success(request, _("%(round)s seated. %(note)s") % {"round": new_round, "note": new_round.seating_note})
     return redirect("tournament:rounds", tournament.pk)
