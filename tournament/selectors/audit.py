@@ -188,7 +188,7 @@ def read_filters(params: Mapping[str, Any], offered: Choices) -> FilterRead:
         raw = values[name]
         if not raw:
             return None
-        if raw.isdigit() and int(raw) in known:
+        if raw.isdecimal() and int(raw) in known:  # isdecimal: int() refuses "²", which isdigit takes
             return int(raw)
         errors.append(message)
         return None

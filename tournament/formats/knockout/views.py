@@ -36,7 +36,7 @@ def final_target(request: HtmxHttpRequest, tournament: Tournament, table_id: int
     """Set the final's target (``kind``: points or wins; ``target``) from the final's table page."""
     posted = FinalTargetForm.read(request)
     typed = posted["target"]
-    target = int(typed) if typed.isdigit() else None
+    target = int(typed) if typed.isdecimal() else None
     done = services.set_final_target(tournament=tournament, actor=request.user, kind=posted["kind"], target=target)
     messages.success(request, done)
     return redirect("tournament:referee_table", tournament.pk, table_id)

@@ -249,6 +249,8 @@ class TestBadInputs:
             ("?player=1e5", "There is no such player in this tournament."),
             ("?person=999999", "Nobody by that name works in or appears in this log."),
             ("?person=%01", "Nobody by that name works in or appears in this log."),
+            # A superscript two is a digit to str.isdigit but not a number to int().
+            ("?table=%C2%B2", "There is no such table in this tournament."),
             ("?kind=deleted", "Choose what to show: everything, the writes or the refused entries."),
         ],
     )

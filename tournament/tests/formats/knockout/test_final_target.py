@@ -179,6 +179,7 @@ def test_a_correction_of_the_final_stays_possible_after_the_refusal() -> None:
         ("goals", "200", "Choose whether the final is played to points or to wins."),
         ("points", "0", "Type a whole number from 1 to 100000 as the final's target."),
         ("points", "abc", "Type a whole number from 1 to 100000 as the final's target."),
+        ("points", "²", "Type a whole number from 1 to 100000 as the final's target."),
         ("points", "-5", "Type a whole number from 1 to 100000 as the final's target."),
         ("points", "100001", "Type a whole number from 1 to 100000 as the final's target."),
         ("wins", "51", "Type a whole number from 1 to 50 as the final's target."),
@@ -196,7 +197,7 @@ def test_bad_targets_are_refused_with_what_was_typed_kept(organiser, kind, targe
     assert shown.status_code == 200
     body = html.unescape(shown.content.decode())
     assert message in body
-    if target.isdigit():
+    if target.isdecimal():
         assert f'value="{target}"' in body, "what was typed is still in the field"
     assert (Tournament.objects.values().get(pk=tournament.pk), Table.objects.values().get(pk=table.pk)) == before
 
