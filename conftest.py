@@ -14,6 +14,18 @@ from tournament.tests.factories import PlayerFactory, StaffRoleFactory, Tourname
 ROLES = [enums.Role.ORGANISER, enums.Role.DESK, enums.Role.REFEREE]
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _fast_password_hashes() -> object:
+    """Passwords hash with MD5 in the tests. The production hasher (PBKDF2 at a million rounds) is
+    slow on purpose, and every staff user a fixture made cost about a second of the suite's time;
+    what the tests check is who may do what, not the hash. ``config/settings.py`` keeps Django's
+    hashers for the site."""
+    from django.test import override_settings
+
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _english() -> object:
     """Every test starts in English: a request in another language (Accept-Language, the
