@@ -31,6 +31,7 @@ from tournament.seating import (
     table_pairs,
     table_sizes,
 )
+from tournament.seating.sizes import _split
 
 pytestmark = pytest.mark.core
 
@@ -206,7 +207,7 @@ def test_every_option_is_a_valid_split(n: int, preferred: int, spread: int) -> N
         assert sum(option.sizes) == option.params["players"]
         top = largest + 1 if option.code == "larger_table" else largest
         assert all(preferred <= size <= top for size in option.sizes)
-        assert list(option.sizes) == seating._split(option.params["players"], preferred, top)
+        assert list(option.sizes) == _split(option.params["players"], preferred, top)
         if option.code == "larger_table":
             assert option.params["players"] == n
             assert option.params["count"] == option.sizes.count(largest + 1) >= 1
