@@ -60,13 +60,13 @@ FIXED_SUFFIX = "+fixed"
 class SeatingRequest:
     """A re-seated round to seat (``seat_round``): the players, the seed, the history, the options.
 
-    ``players`` are ids or ``SeatingPlayer``\\ s (the club counts with ``keep_clubs_apart``);
+    ``players`` are ids or ``SeatingPlayer`` records (the club counts with ``keep_clubs_apart``);
     ``met``, ``last_round_pairs`` and ``history_rounds`` the history; ``preferred`` and
     ``largest`` the table sizes; ``attempts``, ``work_limit``, ``lookahead_work`` and
     ``linear_swap_work`` the bounds of the searches; ``short_table_history``,
     ``keep_clubs_apart``, ``rounds_left`` and ``fixed`` the options. What each does:
 
-        ``fixed`` (player id -> table number): players kept at their table (``place_fixed``: one
+    ``fixed`` (player id -> table number): players kept at their table (``place_fixed``: one
     table per number, the lowest numbers first). A resolvable design cannot hold two fixed
     players at different tables (every pair meets once), so with a fixed player in the field the
     round is seated round by round, without the design and the lookahead: up to ``LINEAR_FROM``
