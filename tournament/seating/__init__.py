@@ -34,6 +34,7 @@ One module per algorithm; this package re-exports the public names (``seating.X`
 * ``pairs``: pairs, meetings, club conflicts and the lexicographic weights;
 * ``swaps``: the swap search shared by the draws (``_SwapSearch``, ``_improve``);
 * ``draw``: ``seat_players`` (shuffle and cut, clubs dealt apart);
+* ``request``: ``SeatingRequest`` and the field prepared from it once for every path;
 * ``repeats``: ``seat_avoiding_repeats`` / ``seat_round`` of a ``SeatingRequest``, which
   picks one of the paths below and then repairs the short tables;
 * ``dense``: round by round up to ``LINEAR_FROM`` (with fixed seats too);
@@ -79,7 +80,8 @@ from tournament.seating.pairs import (
     table_pairs,
 )
 from tournament.seating.plan import SeatingPlan, SeatingPlayer
-from tournament.seating.repeats import CLUBS_SUFFIX, FIXED_SUFFIX, SeatingRequest, seat_avoiding_repeats, seat_round
+from tournament.seating.repeats import CLUBS_SUFFIX, FIXED_SUFFIX, seat_avoiding_repeats, seat_round
+from tournament.seating.request import SeatingRequest
 from tournament.seating.short_tables import (
     POLISH_TABLES,
     SHORT_FAIR_SUFFIX,

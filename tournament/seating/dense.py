@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 
 from tournament.seating.fixed import FixedPlacement, place_fixed
 from tournament.seating.pairs import _REPEAT_WEIGHT
+from tournament.seating.request import SeatingRequest, _Field
 from tournament.seating.swaps import GIVE_UP, _improve
 
 #: Seeded greedy construction plus bounded local search against repeated pairs.
@@ -69,24 +70,15 @@ def _seat_dense(
     return [[ids[index] for index in table] for table in best_tables], rng
 
 
-def _seat_dense_fixed(
-    ids: Sequence[int],
-    sizes: Sequence[int],
-    weights: list[dict[int, int]],
-    seed: int,
-    attempts: int,
-    work_limit: int,
-    pins: Mapping[int, int],
-    counts: Mapping[frozenset[int], int],
-    apart: Mapping[int, str] | None,
-) -> tuple[list[list[int]], random.Random, FixedPlacement]:
+def _seat_dense_fixed(request: SeatingRequest, field: _Field) -> tuple[list[list[int]], random.Random, FixedPlacement]:
     """``_seat_dense`` with fixed seats: each try's greedy start has the fixed players moved to
     their tables (``place_fixed``), then the swap search moves only the others. The best try
     wins (ties keep the earlier); returns its seated ids, the generator and its placement."""
-    rng = random.Random(seed)
+    ids, sizes, weights, index_of = field.ids, field.sizes, field.weights, field.index_of
+    attempts, work_limit = request.attempts, request.work_limit
+    rng = random.Random(request.seed)
     setup_work = len(ids) * len(sizes) + sum(len(row) for row in weights)
     met_degree = [len(row) for row in weights]
-    index_of = {pid: index for index, pid in enumerate(ids)}
     best: tuple[list[list[int]], FixedPlacement] | None = None
     best_cost = -1
     spent = 0
@@ -97,7 +89,7 @@ def _seat_dense_fixed(
             break
         share = max((work_limit - spent) // (attempts - attempt), 1)
         start = [[ids[index] for index in table] for table in _greedy(weights, met_degree, sizes, rng)]
-        placement = place_fixed(start, pins, met=counts, clubs=apart)
+        placement = place_fixed(start, field.pins, met=field.counts, clubs=field.apart)
         pinned = frozenset(index_of[pid] for pid in placement.pinned)
         tables = [[index_of[pid] for pid in table] for table in placement.tables]
         found, cost, work = _improve(weights, tables, rng, share, 0, None, 0, GIVE_UP, pinned)

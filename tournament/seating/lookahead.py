@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from tournament import schedule
 from tournament.seating.dense import _seat_dense
 from tournament.seating.pairs import _REPEAT_WEIGHT, _club_numbers, club_conflicts, count_repeated_pairs, table_pairs
+from tournament.seating.request import SeatingRequest, _Field
 from tournament.seating.short_tables import _spread_short_tables
 
 #: Several rounds planned jointly: from a known design's classes (``schedule.plan_from_design``, any
@@ -20,22 +21,7 @@ from tournament.seating.short_tables import _spread_short_tables
 LOOKAHEAD_ALGORITHM = "lookahead-v2"
 
 
-def _seat_ahead(
-    ids: Sequence[int],
-    sizes: Sequence[int],
-    weights: list[dict[int, int]],
-    seed: int,
-    horizon: int,
-    last: set[frozenset[int]],
-    counts: Mapping[frozenset[int], int],
-    apart: Mapping[int, str] | None,
-    club_floor: int,
-    short: int | None,
-    history: Mapping[int, int],
-    lookahead_work: int,
-    dense_bounds: tuple[int, int],
-    by_id: Mapping[int, Mapping[int, int]],
-) -> tuple[list[list[int]], random.Random, int]:
+def _seat_ahead(request: SeatingRequest, field: _Field, horizon: int) -> tuple[list[list[int]], random.Random, int]:
     """``LOOKAHEAD_ALGORITHM`` (see ``seat_avoiding_repeats``): the seated ids per
     table, the generator the seat shuffle continues, and the repeat-free rounds ahead.
 
@@ -43,9 +29,10 @@ def _seat_ahead(
     hand them out (below the threshold count: short; above: long), so that
     repair moves nobody afterwards.
     """
-    index_of = {pid: index for index, pid in enumerate(ids)}
-    met_rows, last_rows = _history_rows(ids, index_of, counts, last)
-    start = functools.partial(_one_by_one, ids, sizes, weights, seed, horizon, counts, short, history, by_id, apart)
+    ids, sizes, weights, seed = field.ids, field.sizes, field.weights, request.seed
+    counts, apart, short, history = field.counts, field.apart, field.short, field.history
+    met_rows, last_rows = _history_rows(ids, field.index_of, counts, field.last)
+    start = functools.partial(_one_by_one, field, seed, horizon)
     rng = random.Random(seed)
     planned = schedule.plan_schedule(
         len(ids),
@@ -57,18 +44,17 @@ def _seat_ahead(
         clubs=_club_numbers(ids, apart),
         pins=_short_pins(ids, sizes, short, history),
         short=short,
-        work_limit=lookahead_work,
+        work_limit=request.lookahead_work,
         initial=start,
     )
     seated = [[ids[index] for index in table] for table in planned.rounds[0]]
     clubs = dict(apart or {})
     mine = (club_conflicts(seated, clubs), count_repeated_pairs(seated, counts))
-    if mine <= (club_floor if apart else 0, 0):
+    if mine <= (field.club_floor if apart else 0, 0):
         return seated, rng, planned.repeat_free
     # The schedule's first round has a repeat (or club mates above the floor): the round-by-round
     # search may seat this round better, at the cost of the rounds after it.
-    attempts, work_limit = dense_bounds
-    dense, dense_rng = _seat_dense(ids, sizes, weights, seed, attempts, work_limit)
+    dense, dense_rng = _seat_dense(ids, sizes, weights, seed, request.attempts, request.work_limit)
     theirs = (club_conflicts(dense, clubs), count_repeated_pairs(dense, counts))
     if theirs < mine:
         return dense, dense_rng, 0
@@ -101,26 +87,15 @@ def _short_pins(ids: Sequence[int], sizes: Sequence[int], short: int | None, his
     return [(history.get(pid, 0) < threshold) - (history.get(pid, 0) > threshold) for pid in ids]
 
 
-def _one_by_one(
-    ids: Sequence[int],
-    sizes: Sequence[int],
-    weights: list[dict[int, int]],
-    seed: int,
-    horizon: int,
-    counts: Mapping[frozenset[int], int],
-    short: int | None,
-    history: Mapping[int, int],
-    by_id: Mapping[int, Mapping[int, int]],
-    apart: Mapping[int, str] | None,
-    work: int,
-) -> list[list[list[int]]]:
+def _one_by_one(field: _Field, seed: int, horizon: int, work: int) -> list[list[list[int]]]:
     """The start of the lookahead's search: the rounds seated one by one as without lookahead
     (this round's short seats handed out fairly), on a share of the work."""
-    index_of = {pid: index for index, pid in enumerate(ids)}
+    ids, sizes, index_of, counts = field.ids, field.sizes, field.index_of, field.counts
+    short, history = field.short, field.history
     simulated = dict(counts)
     rounds: list[list[list[int]]] = []
     for number in range(horizon):
-        trial = [dict(row) for row in weights]
+        trial = [dict(row) for row in field.weights]
         for pair, _count in simulated.items():
             first, second = sorted(pair)
             if first in index_of and second in index_of and pair not in counts:
@@ -129,7 +104,7 @@ def _one_by_one(
                 trial[b][a] = trial[a][b]
         tables, _rng = _seat_dense(ids, sizes, trial, seed + number, 2, max(work // horizon, 1))
         if number == 0 and short is not None and history:
-            _spread_short_tables(tables, short, history, by_id, apart)
+            _spread_short_tables(tables, short, history, field.by_id, field.apart)
         rounds.append([[index_of[pid] for pid in table] for table in tables])
         for pair in table_pairs(tables):
             simulated[pair] = simulated.get(pair, 0) + 1
