@@ -37,8 +37,8 @@ builds one where a construction is known here, for whole families:
 ``known_rounds(n, k)`` is the most repeat-free rounds known to exist for the
 field (from the existence theorems where they settle it, else what is built
 here); ``check_resolution`` verifies a design. Everything is cached per
-``(n, k)`` and built in milliseconds (the largest field the club evening
-needs, 120 players, well under a second).
+``(n, k)``: the constructions are direct (no search), so a design is built while a round
+is seated, up to the largest field the club evening needs (120 players).
 """
 
 from __future__ import annotations

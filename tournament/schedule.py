@@ -52,7 +52,8 @@ __all__ = [
 LOOKAHEAD_LIMIT = 60
 #: At most this many rounds are planned jointly (pair masks are bit sets of rounds).
 MAX_HORIZON = 12
-#: Default work bound of ``plan_schedule`` (table lookups, about 0.3 s of CPU).
+#: Default work bound of ``plan_schedule`` (table lookups): counted rather than timed so that the
+#: plan is the same on any machine; it caps the lookahead's share of seating a round.
 LOOKAHEAD_WORK = 600_000
 #: Cost of a same-club pair at one table, per round weight: above any number of repeats
 #: (n <= LOOKAHEAD_LIMIT: fewer than 2,000 pairs, each costing at most the sum of round weights).
@@ -136,6 +137,73 @@ def _last_round_tables(n: int, last: Sequence[Sequence[int]], size: int) -> list
     return None
 
 
+def _category(n: int, met_sets: Sequence[set[int]], club_of: Sequence[int]) -> list[list[int]]:
+    """Per pair of players its category bits: met before (``_MET``), same club (``_CLUB``)."""
+    return [
+        [
+            (_MET if b in met_sets[a] else 0)
+            | (_CLUB if a != b and club_of[a] >= 0 and club_of[a] == club_of[b] else 0)
+            for b in range(n)
+        ]
+        for a in range(n)
+    ]
+
+
+def _pair_classes(classes: tuple[tuple[tuple[int, ...], ...], ...], n: int) -> list[list[int]]:
+    """Per pair of points the class whose block joins them (-1: none, the point itself)."""
+    pair_class = [[-1] * n for _ in range(n)]
+    for number, group in enumerate(classes):
+        for block in group:
+            for x, y in itertools.permutations(block, 2):
+                pair_class[x][y] = number
+    return pair_class
+
+
+def _block_mates(classes: tuple[tuple[tuple[int, ...], ...], ...], n: int) -> list[list[tuple[int, ...]]]:
+    """Per point and class the other points of the point's block in that class."""
+    other: list[list[tuple[int, ...]]] = [[() for _ in range(len(classes))] for _ in range(n)]
+    for number, group in enumerate(classes):
+        for block in group:
+            for point in block:
+                other[point][number] = tuple(q for q in block if q != point)
+    return other
+
+
+def _connected_order(n: int, links: Sequence[Sequence[int]]) -> list[int]:
+    """Players in order: each next one the most linked to those already ordered (then the most
+    linked in all, then the lowest index). ``links[a]`` may name a player more than once."""
+    order: list[int] = []
+    placed_before = [0] * n
+    remaining = set(range(n))
+    while remaining:
+        pick = max(sorted(remaining), key=lambda a: (placed_before[a], len(links[a])))
+        order.append(pick)
+        remaining.discard(pick)
+        for b in links[pick]:
+            placed_before[b] += 1
+    return order
+
+
+def _players_at(point_of: Sequence[int]) -> list[int]:
+    """The inverse labelling: per point the player placed there."""
+    player_at = [0] * len(point_of)
+    for player, point in enumerate(point_of):
+        player_at[point] = player
+    return player_at
+
+
+def _classes_as_rounds(
+    classes: tuple[tuple[tuple[int, ...], ...], ...], player_at: Sequence[int], numbers: Sequence[int]
+) -> list[list[list[int]]]:
+    """The classes ``numbers`` as rounds: tables of the players at their blocks' points."""
+    return [[[player_at[point] for point in block] for block in classes[number]] for number in numbers]
+
+
+def _meets_again(rounds: Sequence[Sequence[Sequence[int]]], category: list[list[int]]) -> bool:
+    """Whether any table of ``rounds`` seats a pair that met before or shares a club."""
+    return any(category[a][b] for tables in rounds for table in tables for a, b in itertools.combinations(table, 2))
+
+
 def _embed_exactly(
     classes: tuple[tuple[tuple[int, ...], ...], ...],
     n: int,
@@ -158,11 +226,7 @@ def _embed_exactly(
     """
     count = len(classes)
     size = len(classes[0][0])
-    pair_class = [[-1] * n for _ in range(n)]
-    for number, group in enumerate(classes):
-        for block in group:
-            for x, y in itertools.permutations(block, 2):
-                pair_class[x][y] = number
+    pair_class = _pair_classes(classes, n)
     neighbours = [[b for b in range(n) if category[a][b]] for a in range(n)]
     edges = sum(len(row) for row in neighbours) // 2
     if not edges:
@@ -170,55 +234,60 @@ def _embed_exactly(
     per_class = len(classes[0]) * size * (size - 1) // 2
     widest = max(len(row) for row in neighbours)
     smallest = max(-(-widest // (size - 1)), -(-edges // per_class))
-    # Players in order: each next one the most connected to those already ordered.
-    order: list[int] = []
-    placed_before = [0] * n
-    remaining = set(range(n))
-    while remaining:
-        pick = max(sorted(remaining), key=lambda a: (placed_before[a], len(neighbours[a])))
-        order.append(pick)
-        remaining.discard(pick)
-        for b in neighbours[pick]:
-            placed_before[b] += 1
+    order = _connected_order(n, neighbours)
     points = list(range(n))
     rng.shuffle(points)
-    work = 0
-    point_of = [-1] * n
-    taken = [False] * n
+    search = _ExactPlacement(order, neighbours, points, pair_class, limit)
+    for width in range(smallest, count - horizon + 1):
+        for used in itertools.combinations(range(count), width):
+            if search.place(0, frozenset(used)):
+                free = [number for number in range(count) if number not in used][:horizon]
+                return _classes_as_rounds(classes, _players_at(search.point_of), free), search.work
+            if search.work >= limit:
+                return None, search.work
+    return None, search.work
 
-    def place(position: int, used: frozenset[int]) -> bool:
-        nonlocal work
-        if position == n:
+
+class _ExactPlacement:
+    """The backtracking of ``_embed_exactly``: players in ``order`` onto the design's points,
+    each met player already placed joined to the new one by a block of a class in ``used``."""
+
+    def __init__(
+        self,
+        order: list[int],
+        neighbours: list[list[int]],
+        points: list[int],
+        pair_class: list[list[int]],
+        limit: int,
+    ) -> None:
+        self.order, self.neighbours, self.points = order, neighbours, points
+        self.pair_class, self.limit = pair_class, limit
+        self.point_of = [-1] * len(order)
+        self.taken = [False] * len(order)
+        self.work = 0
+
+    def place(self, position: int, used: frozenset[int]) -> bool:
+        """Place the players from ``position`` on; True when all are placed (else all undone)."""
+        if position == len(self.order):
             return True
-        if work >= limit:
+        if self.work >= self.limit:
             return False
-        player = order[position]
-        anchors = [point_of[b] for b in neighbours[player] if point_of[b] >= 0]
+        player = self.order[position]
+        point_of, taken, pair_class = self.point_of, self.taken, self.pair_class
+        anchors = [point_of[b] for b in self.neighbours[player] if point_of[b] >= 0]
         if anchors:
             first = anchors[0]
-            candidates = [q for q in points if not taken[q] and pair_class[first][q] in used]
+            candidates = [q for q in self.points if not taken[q] and pair_class[first][q] in used]
         else:
-            candidates = [q for q in points if not taken[q]]
-        work += len(candidates) + 1
+            candidates = [q for q in self.points if not taken[q]]
+        self.work += len(candidates) + 1
         for q in candidates:
             if all(pair_class[anchor][q] in used for anchor in anchors[1:]):
                 point_of[player], taken[q] = q, True
-                if place(position + 1, used):
+                if self.place(position + 1, used):
                     return True
                 point_of[player], taken[q] = -1, False
         return False
-
-    for width in range(smallest, count - horizon + 1):
-        for used in itertools.combinations(range(count), width):
-            if place(0, frozenset(used)):
-                player_at = [0] * n
-                for player, point in enumerate(point_of):
-                    player_at[point] = player
-                free = [number for number in range(count) if number not in used][:horizon]
-                return [[[player_at[point] for point in block] for block in classes[number]] for number in free], work
-            if work >= limit:
-                return None, work
-    return None, work
 
 
 def _embed_canonically(
@@ -264,14 +333,9 @@ def _embed_canonically(
     free = [number for number in range(len(classes)) if number not in used][:horizon]
     if len(free) < horizon:
         return None
-    player_at = [0] * n
-    for player, point in enumerate(point_of):
-        player_at[point] = player
-    rounds = [[[player_at[point] for point in block] for block in classes[number]] for number in free]
-    for tables in rounds:
-        for table in tables:
-            if any(category[a][b] for a, b in itertools.combinations(table, 2)):
-                return None
+    rounds = _classes_as_rounds(classes, _players_at(point_of), free)
+    if _meets_again(rounds, category):
+        return None
     return rounds
 
 
@@ -294,58 +358,69 @@ def _embed_rounds(
     budget = count - horizon
     if budget < 0:
         return None, 0
-    pair_class = [[-1] * n for _ in range(n)]
-    through: list[dict[int, tuple[int, ...]]] = [{} for _ in range(n)]
-    for number, group in enumerate(classes):
-        for block in group:
-            for x in block:
-                through[x][number] = tuple(y for y in block if y != x)
-                for y in block:
-                    if y != x:
-                        pair_class[x][y] = number
     mates: list[list[tuple[int, int]]] = [[] for _ in range(n)]  # (round, table-mate)
     for number, tables in enumerate(history):
         for table in tables:
             for a in table:
                 mates[a].extend((number, b) for b in table if b != a)
-    order: list[int] = []
-    placed_before = [0] * n
-    remaining = set(range(n))
-    while remaining:
-        pick = max(sorted(remaining), key=lambda a: (placed_before[a], len(mates[a])))
-        order.append(pick)
-        remaining.discard(pick)
-        for _number, b in mates[pick]:
-            placed_before[b] += 1
+    order = _connected_order(n, [[b for _number, b in row] for row in mates])
     points = list(range(n))
     rng.shuffle(points)
-    point_of = [-1] * n
-    taken = [False] * n
-    class_of = [-1] * len(history)
-    uses = [0] * count  # rounds on each class
-    in_use = 0
-    work = 0
+    search = _RoundsPlacement(classes, n, len(history), mates, order, points, budget, limit)
+    if not search.place(0):
+        return None, search.work
+    free = [number for number in range(count) if not search.uses[number]][:horizon]
+    rounds = _classes_as_rounds(classes, _players_at(search.point_of), free)
+    if _meets_again(rounds, category):
+        return None, search.work  # a pair that met outside the rounds given, or one club
+    return rounds, search.work
 
-    def place(position: int) -> bool:
-        nonlocal work, in_use
-        if position == n:
-            return True
-        player = order[position]
-        placed = [(number, point_of[b]) for number, b in mates[player] if point_of[b] >= 0]
-        pool: list[int] | None = None
+
+class _RoundsPlacement:
+    """The backtracking of ``_embed_rounds``: players in ``order`` onto the design's points, each
+    earlier round given a class as soon as one of its pairs is placed, at most ``budget`` classes."""
+
+    def __init__(
+        self,
+        classes: tuple[tuple[tuple[int, ...], ...], ...],
+        n: int,
+        rounds: int,
+        mates: list[list[tuple[int, int]]],
+        order: list[int],
+        points: list[int],
+        budget: int,
+        limit: int,
+    ) -> None:
+        self.pair_class = _pair_classes(classes, n)
+        self.through = _block_mates(classes, n)
+        self.mates, self.order, self.points = mates, order, points
+        self.budget, self.limit = budget, limit
+        self.point_of = [-1] * n
+        self.taken = [False] * n
+        self.class_of = [-1] * rounds
+        self.uses = [0] * len(classes)  # rounds on each class
+        self.in_use = 0
+        self.work = 0
+
+    def scored(self, player: int) -> list[tuple[int, int, list[tuple[int, int]]]]:
+        """The free points ``player`` may take, each with the classes it would give rounds
+        (``fresh``) and how many of those are new, within the budget."""
+        point_of, class_of, uses = self.point_of, self.class_of, self.uses
+        placed = [(number, point_of[b]) for number, b in self.mates[player] if point_of[b] >= 0]
+        pool: Sequence[int] = self.points
         for number, anchor in placed:
             if class_of[number] >= 0:
-                pool = list(through[anchor][class_of[number]])
+                pool = list(self.through[anchor][class_of[number]])
                 break
         scored: list[tuple[int, int, list[tuple[int, int]]]] = []
-        for q in pool if pool is not None else points:
-            if taken[q]:
+        for q in pool:
+            if self.taken[q]:
                 continue
-            work += len(placed) + 1
+            self.work += len(placed) + 1
             chosen: dict[int, int] = {}
             ok = True
             for number, anchor in placed:
-                c = pair_class[anchor][q]
+                c = self.pair_class[anchor][q]
                 wanted = class_of[number] if class_of[number] >= 0 else chosen.get(number, -1)
                 if c < 0 or (wanted >= 0 and wanted != c):
                     ok = False
@@ -355,40 +430,35 @@ def _embed_rounds(
                 continue
             fresh = [(number, c) for number, c in chosen.items() if class_of[number] < 0]
             new_classes = {c for _number, c in fresh if not uses[c]}
-            if in_use + len(new_classes) <= budget:
+            if self.in_use + len(new_classes) <= self.budget:
                 scored.append((len(new_classes), q, fresh))
-        if work >= limit:
+        return scored
+
+    def place(self, position: int) -> bool:
+        """Place the players from ``position`` on; True when all are placed (else all undone)."""
+        if position == len(self.order):
+            return True
+        player = self.order[position]
+        scored = self.scored(player)
+        if self.work >= self.limit:
             return False
         scored.sort(key=lambda item: item[0])  # stable: the seeded point order among equals
         for _new, q, fresh in scored:
-            point_of[player], taken[q] = q, True
+            self.point_of[player], self.taken[q] = q, True
             for number, c in fresh:
-                class_of[number] = c
-                in_use += not uses[c]
-                uses[c] += 1
-            if place(position + 1):
+                self.class_of[number] = c
+                self.in_use += not self.uses[c]
+                self.uses[c] += 1
+            if self.place(position + 1):
                 return True
             for number, c in fresh:
-                class_of[number] = -1
-                uses[c] -= 1
-                in_use -= not uses[c]
-            point_of[player], taken[q] = -1, False
-            if work >= limit:
+                self.class_of[number] = -1
+                self.uses[c] -= 1
+                self.in_use -= not self.uses[c]
+            self.point_of[player], self.taken[q] = -1, False
+            if self.work >= self.limit:
                 return False
         return False
-
-    if not place(0):
-        return None, work
-    player_at = [0] * n
-    for player, point in enumerate(point_of):
-        player_at[point] = player
-    free = [number for number in range(count) if not uses[number]][:horizon]
-    rounds = [[[player_at[point] for point in block] for block in classes[number]] for number in free]
-    for tables in rounds:
-        for table in tables:
-            if any(category[a][b] for a, b in itertools.combinations(table, 2)):
-                return None, work  # a pair that met outside the rounds given, or one club
-    return rounds, work
 
 
 def plan_from_design(
@@ -418,14 +488,7 @@ def plan_from_design(
         return None
     club_of = list(clubs) if clubs is not None else [-1] * n
     met_sets = [set(row) for row in met]
-    category = [
-        [
-            (_MET if b in met_sets[a] else 0)
-            | (_CLUB if a != b and club_of[a] >= 0 and club_of[a] == club_of[b] else 0)
-            for b in range(n)
-        ]
-        for a in range(n)
-    ]
+    category = _category(n, met_sets, club_of)
     rounds: list[list[list[int]]] | None = None
     work = 0
     if not any(any(row) for row in category):
@@ -465,86 +528,110 @@ def _embed_design(
     players (cheapest first) and the work spent.
     """
     perm = list(start)  # point -> player
-    count = len(classes)
-    other: list[list[tuple[int, ...]]] = [[() for _ in range(count)] for _ in range(n)]
-    for number, group in enumerate(classes):
-        for block in group:
-            for point in block:
-                other[point][number] = tuple(q for q in block if q != point)
+    other = _block_mates(classes, n)
 
     def weight(a: int, b: int) -> int:
         kind = category[a][b]
         return (CLUB_COST if kind & _CLUB else 0) + (1 if kind & _MET else 0)
 
-    cost = [
-        sum(weight(perm[a], perm[b]) for block in group for a, b in itertools.combinations(block, 2))
-        for group in classes
-    ]
-
-    def chosen() -> list[int]:
-        return sorted(range(count), key=lambda number: (cost[number], number))[:horizon]
-
-    selected = chosen()
-    score = sum(cost[number] for number in selected)
-    best_score, best_perm = score, list(perm)
+    selected, score = _select(classes, perm, weight, horizon)
+    best_score = score
+    best_perm = list(perm)
     tabu: dict[tuple[int, int], int] = {}
     work = 0
     iteration = 0
     while best_score > 0 and work < limit:
         iteration += 1
-        movable = sorted(
-            {
-                point
-                for number in selected
-                for point in range(n)
-                if any(weight(perm[point], perm[q]) for q in other[point][number])
-            }
-        )
-        best_delta: int | None = None
-        moves: list[tuple[int, int]] = []
-        for x in movable:
-            px, ox = perm[x], other[x]
-            for y in range(n):
-                if y == x:
-                    continue
-                py, oy = perm[y], other[y]
-                delta = 0
-                for number in selected:
-                    bx, by = ox[number], oy[number]
-                    if y in bx:
-                        continue  # same block: the swap changes nothing there
-                    for q in bx:
-                        delta += weight(py, perm[q]) - weight(px, perm[q])
-                    for q in by:
-                        delta += weight(px, perm[q]) - weight(py, perm[q])
-                work += len(selected) * 2
-                key = (min(x, y), max(x, y))
-                if tabu.get(key, 0) > iteration and score + delta >= best_score:
-                    continue
-                if best_delta is None or delta < best_delta:
-                    best_delta, moves = delta, [key]
-                elif delta == best_delta:
-                    moves.append(key)
+        moves, spent = _label_moves(perm, other, selected, weight, tabu, iteration, score - best_score)
+        work += spent
         if not moves:
             break
         x, y = moves[rng.randrange(len(moves))]
         perm[x], perm[y] = perm[y], perm[x]
-        cost = [
-            sum(weight(perm[a], perm[b]) for block in group for a, b in itertools.combinations(block, 2))
-            for group in classes
-        ]
-        work += n * count
-        selected = chosen()
-        score = sum(cost[number] for number in selected)
+        selected, score = _select(classes, perm, weight, horizon)
+        work += n * len(classes)
         tabu[(x, y)] = iteration + 4 + rng.randrange(6)
         if score < best_score:
             best_score, best_perm = score, list(perm)
-    perm = best_perm
-    cost = [
+    chosen = _cheapest(_class_costs(classes, best_perm, weight), horizon)
+    return [[[best_perm[point] for point in block] for block in classes[number]] for number in chosen], work
+
+
+def _class_costs(
+    classes: tuple[tuple[tuple[int, ...], ...], ...], perm: Sequence[int], weight: Callable[[int, int], int]
+) -> list[int]:
+    """Per class the weight of its pairs under the labelling ``perm`` (point -> player)."""
+    return [
         sum(weight(perm[a], perm[b]) for block in group for a, b in itertools.combinations(block, 2))
         for group in classes
     ]
-    return [[[perm[point] for point in block] for block in classes[number]] for number in chosen()], work
+
+
+def _cheapest(cost: Sequence[int], horizon: int) -> list[int]:
+    """The ``horizon`` cheapest classes, cheapest first (the lower number on a tie)."""
+    return sorted(range(len(cost)), key=lambda number: (cost[number], number))[:horizon]
+
+
+def _select(
+    classes: tuple[tuple[tuple[int, ...], ...], ...],
+    perm: Sequence[int],
+    weight: Callable[[int, int], int],
+    horizon: int,
+) -> tuple[list[int], int]:
+    """The ``horizon`` cheapest classes under ``perm`` and their cost together."""
+    cost = _class_costs(classes, perm, weight)
+    selected = _cheapest(cost, horizon)
+    return selected, sum(cost[number] for number in selected)
+
+
+def _label_moves(
+    perm: list[int],
+    other: list[list[tuple[int, ...]]],
+    selected: Sequence[int],
+    weight: Callable[[int, int], int],
+    tabu: dict[tuple[int, int], int],
+    iteration: int,
+    behind: int,
+) -> tuple[list[tuple[int, int]], int]:
+    """The best swaps of two labels for the ``selected`` classes (ties all kept), moving only a
+    point in a costly block; a tabu swap only if it beats the best score (``behind``: the score
+    minus the best). Returns the moves and the work spent."""
+    n = len(perm)
+    movable = sorted(
+        {
+            point
+            for number in selected
+            for point in range(n)
+            if any(weight(perm[point], perm[q]) for q in other[point][number])
+        }
+    )
+    best_delta: int | None = None
+    moves: list[tuple[int, int]] = []
+    work = 0
+    for x in movable:
+        px, ox = perm[x], other[x]
+        for y in range(n):
+            if y == x:
+                continue
+            py, oy = perm[y], other[y]
+            delta = 0
+            for number in selected:
+                bx, by = ox[number], oy[number]
+                if y in bx:
+                    continue  # same block: the swap changes nothing there
+                for q in bx:
+                    delta += weight(py, perm[q]) - weight(px, perm[q])
+                for q in by:
+                    delta += weight(px, perm[q]) - weight(py, perm[q])
+            work += len(selected) * 2
+            key = (min(x, y), max(x, y))
+            if tabu.get(key, 0) > iteration and behind + delta >= 0:
+                continue
+            if best_delta is None or delta < best_delta:
+                best_delta, moves = delta, [key]
+            elif delta == best_delta:
+                moves.append(key)
+    return moves, work
 
 
 class _Search:
@@ -706,32 +793,44 @@ def plan_schedule(
     The objective sums, over the planned rounds, every pair sitting together
     that met before (in the history or an earlier planned round), a round k
     weighing ``horizon - k`` (the rounds seated sooner matter more), and every
-    same-club pair at ``CLUB_COST`` times that weight. Start: the cheapest
-    classes of a known design relabelled to avoid the history (uniform tables
-    only, ``design_classes``: first an exact embedding, ``_embed_exactly``, then
-    a tabu search, ``_embed_design``), else the caller's ``initial`` schedule
-    (given half the work; ``seating`` seats the rounds one by one there), else
-    seeded random rounds (round 0 honouring the pins); then tabu search: each step
-    picks a random (round, player) in conflict and makes the best swap with a
-    player at another table of that round that is not tabu (a swapped pair is
-    tabu for 4-13 steps unless the swap beats the best), restarting from the
-    best schedule with a few random swaps after a long stall. Stops at cost 0
-    or after ``work_limit`` lookups. Deterministic for the same inputs and
-    ``rng`` state.
+    same-club pair at ``CLUB_COST`` times that weight. Start: ``_start_rounds``;
+    then ``_tabu_search``. Stops at cost 0 or after ``work_limit`` lookups.
+    Deterministic for the same inputs and ``rng`` state.
     """
     if horizon < 1 or horizon > MAX_HORIZON:
         raise ValueError(f"horizon {horizon} outside 1..{MAX_HORIZON}")
     pins = list(pins) if pins is not None else [0] * n
     club_of = list(clubs) if clubs is not None else [-1] * n
     met_sets = [set(row) | set(last[a]) for a, row in enumerate(met)]
-    category = [
-        [
-            (_MET if b in met_sets[a] else 0)
-            | (_CLUB if a != b and club_of[a] >= 0 and club_of[a] == club_of[b] else 0)
-            for b in range(n)
-        ]
-        for a in range(n)
-    ]
+    category = _category(n, met_sets, club_of)
+    rounds, work = _start_rounds(n, sizes, horizon, last, category, rng, pins, short, work_limit, initial)
+    search = _Search(n, sizes, horizon, category, pins, short, rounds)
+    search.work = work
+    best, spent = _tabu_search(search, rng, work_limit)
+    return Schedule(
+        rounds=tuple(tuple(tuple(table) for table in tables) for tables in best),
+        repeat_free=repeat_free_prefix(best, [sorted(row) for row in met_sets]),
+        work=spent,
+    )
+
+
+def _start_rounds(
+    n: int,
+    sizes: Sequence[int],
+    horizon: int,
+    last: Sequence[Sequence[int]],
+    category: list[list[int]],
+    rng: random.Random,
+    pins: Sequence[int],
+    short: int | None,
+    work_limit: int,
+    initial: Callable[[int], list[list[list[int]]]] | None,
+) -> tuple[list[list[list[int]]], int]:
+    """The start of ``plan_schedule``'s search and the work it cost: the cheapest classes of a
+    known design relabelled to avoid the history (uniform tables only, ``design_classes``: first
+    an exact embedding, ``_embed_exactly``, then a tabu search, ``_embed_design``), else the
+    caller's ``initial`` schedule (given half the work; ``seating`` seats the rounds one by one
+    there), else seeded random rounds (round 0 honouring the pins)."""
     work = 0
     rounds: list[list[list[int]]] | None = None
     uniform = len(set(sizes)) == 1
@@ -755,9 +854,14 @@ def plan_schedule(
         work = work_limit // 2
     if rounds is None:
         rounds = [_random_round(n, sizes, pins if k == 0 else [0] * n, short, rng) for k in range(horizon)]
+    return rounds, work
 
-    search = _Search(n, sizes, horizon, category, pins, short, rounds)
-    search.work = work
+
+def _tabu_search(search: _Search, rng: random.Random, work_limit: int) -> tuple[list[list[list[int]]], int]:
+    """Tabu search from ``search``'s rounds: each step picks a random (round, player) in conflict
+    and makes the best swap with a player at another table of that round that is not tabu (a
+    swapped pair is tabu for 4-13 steps unless the swap beats the best), restarting from the best
+    schedule with a few random swaps after a long stall. Returns the best rounds and the work."""
     best_cost, best = search.cost, search.snapshot()
     tabu: dict[tuple[int, int, int], int] = {}
     iteration = stall = 0
@@ -767,23 +871,7 @@ def plan_schedule(
         if not candidates:
             break
         k, a = candidates[rng.randrange(len(candidates))]
-        where = search.where[k]
-        mine = where[a]
-        best_change: int | None = None
-        moves: list[int] = []
-        for number, table in enumerate(search.tables[k]):
-            if number == mine or not search.allowed(k, a, number):
-                continue
-            for b in table:
-                if not search.allowed(k, b, mine):
-                    continue
-                change = search.delta(k, a, b)
-                if tabu.get((k, min(a, b), max(a, b)), 0) > iteration and search.cost + change >= best_cost:
-                    continue
-                if best_change is None or change < best_change:
-                    best_change, moves = change, [b]
-                elif change == best_change:
-                    moves.append(b)
+        best_change, moves = _best_swaps(search, k, a, tabu, iteration, best_cost)
         if best_change is None:
             continue
         b = moves[rng.randrange(len(moves))]
@@ -793,21 +881,46 @@ def plan_schedule(
             best_cost, best, stall = search.cost, search.snapshot(), 0
             continue
         stall += 1
-        if stall > 40 * n:
-            # A long stall: restart from the best schedule, shaken by a few random swaps.
+        if stall > 40 * search.n:
             stall = 0
-            spent = search.work
-            search = _Search(n, sizes, horizon, category, pins, short, best)
-            search.work = spent + n * n
-            for _ in range(3):
-                k = rng.randrange(horizon)
-                a, b = rng.sample(range(n), 2)
-                ta, tb = search.where[k][a], search.where[k][b]
-                if ta != tb and search.allowed(k, a, tb) and search.allowed(k, b, ta):
-                    search.swap(k, a, b, search.delta(k, a, b))
-    met_lists = [sorted(row) for row in met_sets]
-    return Schedule(
-        rounds=tuple(tuple(tuple(table) for table in tables) for tables in best),
-        repeat_free=repeat_free_prefix(best, met_lists),
-        work=search.work,
-    )
+            search = _shaken(search, best, rng)
+    return best, search.work
+
+
+def _best_swaps(
+    search: _Search, k: int, a: int, tabu: dict[tuple[int, int, int], int], iteration: int, best_cost: int
+) -> tuple[int | None, list[int]]:
+    """The least change a swap of ``a`` in round ``k`` makes, and the partners making it (None and
+    none when every partner is barred by the pins or tabu)."""
+    mine = search.where[k][a]
+    best_change: int | None = None
+    moves: list[int] = []
+    for number, table in enumerate(search.tables[k]):
+        if number == mine or not search.allowed(k, a, number):
+            continue
+        for b in table:
+            if not search.allowed(k, b, mine):
+                continue
+            change = search.delta(k, a, b)
+            if tabu.get((k, min(a, b), max(a, b)), 0) > iteration and search.cost + change >= best_cost:
+                continue
+            if best_change is None or change < best_change:
+                best_change, moves = change, [b]
+            elif change == best_change:
+                moves.append(b)
+    return best_change, moves
+
+
+def _shaken(search: _Search, best: list[list[list[int]]], rng: random.Random) -> _Search:
+    """After a long stall: a new search from the best schedule, shaken by a few random swaps."""
+    n, horizon = search.n, search.horizon
+    spent = search.work
+    search = _Search(n, search.sizes, horizon, search.category, search.pins, search.short, best)
+    search.work = spent + n * n
+    for _ in range(3):
+        k = rng.randrange(horizon)
+        a, b = rng.sample(range(n), 2)
+        ta, tb = search.where[k][a], search.where[k][b]
+        if ta != tb and search.allowed(k, a, tb) and search.allowed(k, b, ta):
+            search.swap(k, a, b, search.delta(k, a, b))
+    return search

@@ -31,6 +31,7 @@ from tournament.seating import (
     table_pairs,
     table_sizes,
 )
+from tournament.seating.sizes import _split
 
 pytestmark = pytest.mark.core
 
@@ -206,7 +207,7 @@ def test_every_option_is_a_valid_split(n: int, preferred: int, spread: int) -> N
         assert sum(option.sizes) == option.params["players"]
         top = largest + 1 if option.code == "larger_table" else largest
         assert all(preferred <= size <= top for size in option.sizes)
-        assert list(option.sizes) == seating._split(option.params["players"], preferred, top)
+        assert list(option.sizes) == _split(option.params["players"], preferred, top)
         if option.code == "larger_table":
             assert option.params["players"] == n
             assert option.params["count"] == option.sizes.count(largest + 1) >= 1
@@ -548,3 +549,27 @@ def test_up_to_linear_from_the_stored_algorithm_is_kept() -> None:
     (the seating it stores must stay re-derivable under that name)."""
     plan = seat_avoiding_repeats(range(seating.LINEAR_FROM), 4, {})
     assert plan.algorithm == seating.REPEAT_AVOIDING_ALGORITHM
+
+
+@pytest.mark.parametrize(
+    ("n", "rounds_left", "clubs", "fixed"), [(9, 1, False, False), (12, 3, True, False), (13, 1, True, True)]
+)
+def test_a_request_seats_as_the_keyword_form(n: int, rounds_left: int, clubs: bool, fixed: bool) -> None:
+    """``seat_round(SeatingRequest(...))`` and ``seat_avoiding_repeats(...)`` are one seating
+    (the request is what the points format builds; the keyword form what scripts write)."""
+    players = [SeatingPlayer(id=pid, club="AB"[pid % 2] if pid % 3 else "") for pid in range(1, n + 1)]
+    first = seat_avoiding_repeats(players, 3, {})
+    met = add_meetings({}, first.tables)
+    options = {
+        "short_table_history": {pid: pid % 2 for pid in range(1, n + 1)},
+        "keep_clubs_apart": clubs,
+        "rounds_left": rounds_left,
+        "history_rounds": [first.tables],
+        "fixed": {1: 2, 2: 2} if fixed else None,
+    }
+    last = table_pairs(first.tables)
+    plan = seat_avoiding_repeats(players, 4, met, last, **options)
+    request = seating.SeatingRequest(players=tuple(players), seed=4, met=met, last_round_pairs=tuple(last), **options)
+    assert seating.seat_round(request) == plan
+    assert sorted(plan.player_ids) == list(range(1, n + 1))
+    assert plan.algorithm.endswith(seating.FIXED_SUFFIX) == fixed

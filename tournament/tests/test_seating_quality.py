@@ -31,6 +31,7 @@ from tournament.seating import (
     table_sizes,
     unavoidable_repeats,
 )
+from tournament.seating.short_tables import _spread_short_tables
 
 pytestmark = pytest.mark.core
 
@@ -92,7 +93,7 @@ def fair_shuffle_repeats(n: int, played: Round, preferred: int, largest: int) ->
     tables = [list(table) for table in shuffle.tables]
     short = short_size(shuffle.sizes, preferred)
     if short is not None and played.short_seats:
-        seating._spread_short_tables(tables, short, played.short_seats, {})
+        _spread_short_tables(tables, short, played.short_seats, {})
     return count_repeated_pairs(tables, played.met)
 
 

@@ -32,6 +32,7 @@ from tournament.seating import (
     table_pairs,
     table_sizes,
 )
+from tournament.seating.short_tables import _spread_short_tables
 
 pytestmark = pytest.mark.core
 
@@ -313,7 +314,7 @@ def shuffle_repeats(played: Played, n: int, preferred: int, largest: int) -> int
     tables = [list(table) for table in shuffle.tables]
     short = short_size(shuffle.sizes, preferred)
     if short is not None and played.short_seats:
-        seating._spread_short_tables(tables, short, played.short_seats, {})
+        _spread_short_tables(tables, short, played.short_seats, {})
     return count_repeated_pairs(tables, played.met)
 
 

@@ -96,13 +96,13 @@ def plan_next_round(tournament: Tournament, *, choice: str = "", seed: int) -> N
     met = points.met_pairs(history)
 
     def seat(pins: dict[int, int] | None) -> seating.SeatingPlan:
-        return seating.seat_avoiding_repeats(
-            [seating.SeatingPlayer(id=pid, club=club) for pid, club in players],
-            seed,
-            met,
-            seating.table_pairs(history[-1]) if history else set(),
-            tables.preferred,
-            tables.largest,
+        request = seating.SeatingRequest(
+            players=tuple(seating.SeatingPlayer(id=pid, club=club) for pid, club in players),
+            seed=seed,
+            met=met,
+            last_round_pairs=tuple(seating.table_pairs(history[-1])) if history else (),
+            preferred=tables.preferred,
+            largest=tables.largest,
             # The short tables go to those who sat at one least often (nobody twice before everyone once).
             short_table_history=points.short_table_counts(history, tables.preferred),
             keep_clubs_apart=tournament.keep_clubs_apart,
@@ -112,6 +112,7 @@ def plan_next_round(tournament: Tournament, *, choice: str = "", seed: int) -> N
             history_rounds=history,
             fixed=pins,
         )
+        return seating.seat_round(request)
 
     plan = seat(fixed or None)
     number = current.number + 1 if current is not None else 1
