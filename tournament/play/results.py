@@ -1,5 +1,5 @@
-"""Results at a table: the start of every entry, the first dealer, and the table
-services each format builds from its own hooks.
+"""Results at a table: the one way every result entry starts (``result_entry``), the first
+dealer, and the table services each format builds from its own hooks.
 
 A result is never overwritten: an undo marks the game voided; the table is
 recomputed from its valid games by the format's ``refresh``. Every entry
@@ -12,12 +12,12 @@ refusals.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, models, transaction
-from django.db.models import Max, Prefetch
+from django.db.models import Prefetch
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -33,53 +33,11 @@ from tournament.writes import User, acting_user, audit, bump, lock_tournament, r
 Refresh = Callable[[Tournament, Table, User], None]
 # The card points left in the other hands, as entered on the calculator: {player: (points, hand)}.
 # Priced (and checked) only when called: formats that count no card points never ask.
-Priced = Callable[[], dict[int, tuple[int, dict[str, int]]]]
-# Points of one game per player: (tournament, table, winner, priced) -> {player: (points, hand detail)}.
-Score = Callable[[Tournament, Table, int, Priced], dict[int, tuple[int, dict[str, Any]]]]
+CardPointsReader = Callable[[], dict[int, tuple[int, dict[str, int]]]]
+# Points of one game per player: (tournament, table, winner, card points) -> {player: (points, hand detail)}.
+Score = Callable[[Tournament, Table, int, CardPointsReader], dict[int, tuple[int, dict[str, Any]]]]
 # A format's own guard before a table write: (tournament, table); raises ServiceError.
 Guard = Callable[[Tournament, Table], None]
-
-
-def start_result_entry(
-    tournament: Tournament, table_id: int, version: int, idempotency_key: str
-) -> tuple[Table, Game | None]:
-    """The start of every result entry, under the tournament lock.
-
-    A retry (same ``idempotency_key``) gets the game already recorded back,
-    marked ``replayed``; otherwise the table is locked and must be writable,
-    not yet decided and at the ``version`` the tablet saw.
-    """
-    if not idempotency_key or len(idempotency_key) > 64:
-        raise ServiceError(_("The form is incomplete; reload the page."))
-    existing = Game.objects.filter(idempotency_key=idempotency_key).first()
-    if existing is not None:
-        if existing.table_id != table_id:
-            raise ServiceError(_("The form is incomplete; reload the page."))
-        existing.replayed = True
-        return existing.table, existing
-    table = lock_table(tournament, table_id)
-    check_writable(table, version)
-    if table.status == enums.TableStatus.DECIDED:
-        raise ServiceError(_("Table %(number)d is already decided.") % {"number": table.number})
-    return table, None
-
-
-def replayed_game(idempotency_key: str, table_id: int) -> Game | None:
-    """The game already recorded with ``idempotency_key`` (marked ``replayed``), or None.
-
-    Refused when the key was recorded at another table (a tablet never sends that)."""
-    existing = Game.objects.filter(idempotency_key=idempotency_key).select_related("winner", "loser").first()
-    if existing is None:
-        return None
-    if existing.table_id != table_id:
-        raise ServiceError(_("The form is incomplete; reload the page."))
-    existing.replayed = True
-    return existing
-
-
-def _refuse_malformed_key(idempotency_key: str) -> None:
-    if not idempotency_key or len(idempotency_key) > 64:
-        raise ServiceError(_("The form is incomplete; reload the page."))
 
 
 def _cache(instance: models.Model, name: str, rows: Iterable[models.Model]) -> None:
@@ -93,7 +51,7 @@ def _cache(instance: models.Model, name: str, rows: Iterable[models.Model]) -> N
 
 
 @dataclass(frozen=True)
-class Seen:
+class TableRead:
     """A table as read before the tournament lock: its version at that moment, its seats in
     seat order (players loaded) and every game, undone ones too (scores loaded).
 
@@ -129,7 +87,7 @@ class Seen:
         existing.replayed = True
         return existing
 
-    def hand_over(self, table: Table, game: Game, scores: list[GameScore]) -> None:
+    def prime_locked_table(self, table: Table, game: Game, scores: list[GameScore]) -> None:
         """Give the locked ``table`` what was read, with ``game`` just written, so that the
         format's refresh (``tables.tally``) reads nothing again."""
         _cache(game, "scores", scores)
@@ -137,7 +95,7 @@ class Seen:
         _cache(table, "games", [*self.games, game])
 
 
-def read_table(tournament: Tournament, table_id: int) -> Seen:
+def read_table(tournament: Tournament, table_id: int) -> TableRead:
     """Read a table of ``tournament`` for a result entry without locking anything (four queries);
     refused for a table of another tournament."""
     table = (
@@ -151,13 +109,66 @@ def read_table(tournament: Tournament, table_id: int) -> Seen:
     )
     if table is None:
         raise ServiceError(_("This table does not exist in this tournament."))
-    return Seen(version=table.version, seats=list(table.seats.all()), games=list(table.games.all()))
+    return TableRead(version=table.version, seats=list(table.seats.all()), games=list(table.games.all()))
 
 
-def next_game_number(table: Table) -> int:
-    """One after the table's last valid game (``games.models.number_after``: an undone game gives
-    its number back, as the referee and the paper result slip count)."""
-    return (table.games.filter(status=GameStatus.VALID).aggregate(m=Max("number"))["m"] or 0) + 1
+@dataclass(frozen=True)
+class ResultEntry:
+    """A result entry under way: ``replayed`` where the key was recorded before (nothing more is
+    written: return it), else the tournament and the table locked, and ``read`` current under the
+    lock."""
+
+    replayed: Game | None = None
+    tournament: Tournament | None = None
+    table: Table | None = None
+    read: TableRead | None = None
+
+
+@contextlib.contextmanager
+def result_entry(tournament: Tournament, table_id: int, version: int, idempotency_key: str) -> Iterator[ResultEntry]:
+    """The one way every result entry starts (a winner, a loser, the formats alike).
+
+    Before the tournament lock (the hall's taps queue there): a malformed key is refused, the
+    table is read, and a retry of an entry recorded at this table is answered from it. Then, in
+    the caller's transaction: the tournament and the table are locked; where the version moved, the
+    first send of this retry may have been recorded while it waited, and is answered; otherwise the
+    table must be writable at ``version`` and not yet decided, and is read again if it changed
+    since the first read. A key recorded at another table is refused by the insert (it is unique).
+    """
+    if not idempotency_key or len(idempotency_key) > 64:
+        raise ServiceError(_("The form is incomplete; reload the page."))
+    read = read_table(tournament, table_id)
+    replay = read.replay(idempotency_key)
+    if replay is not None:
+        yield ResultEntry(replayed=replay)
+        return
+    with transaction.atomic():
+        locked = lock_tournament(tournament.pk)
+        table = lock_table(locked, table_id)
+        if table.version != version:
+            replay = _replayed_game(idempotency_key, table_id)
+            if replay is not None:
+                yield ResultEntry(replayed=replay)
+                return
+        check_writable(table, version)
+        if table.status == enums.TableStatus.DECIDED:
+            raise ServiceError(_("Table %(number)d is already decided.") % {"number": table.number})
+        if read.version != table.version:
+            read = read_table(locked, table_id)
+        yield ResultEntry(tournament=locked, table=table, read=read)
+
+
+def _replayed_game(idempotency_key: str, table_id: int) -> Game | None:
+    """The game already recorded with ``idempotency_key`` (marked ``replayed``), or None.
+
+    Refused when the key was recorded at another table (a tablet never sends that)."""
+    existing = Game.objects.filter(idempotency_key=idempotency_key).select_related("winner", "loser").first()
+    if existing is None:
+        return None
+    if existing.table_id != table_id:
+        raise ServiceError(_("The form is incomplete; reload the page."))
+    existing.replayed = True
+    return existing
 
 
 def stamp_table_version(game: Game, table: Table) -> None:
@@ -264,27 +275,12 @@ def winner_recorder(*, score: Score, refresh: Refresh) -> Callable[..., Game]:
         table, a winner who does not sit at the table, card points for a player
         not at the table or below zero, a missing first dealer.
         """
-        # Before the tournament lock (the hall's taps queue there): a retry answered from what is
-        # recorded, and the table read, so that under the lock only the writes remain.
-        _refuse_malformed_key(idempotency_key)
-        seen = read_table(tournament, table_id)
-        replay = seen.replay(idempotency_key)  # a retry of an entry recorded here (a key used at
-        if replay is not None:  # another table is refused by the insert below: the key is unique)
-            return replay
-        with transaction.atomic():
-            locked = lock_tournament(tournament.pk)
-            table = lock_table(locked, table_id)
-            if table.version != version:
-                # The first send of this retry may have been recorded while it waited for the lock.
-                replay = replayed_game(idempotency_key, table_id)
-                if replay is not None:
-                    return replay
-            check_writable(table, version)
-            if table.status == enums.TableStatus.DECIDED:
-                raise ServiceError(_("Table %(number)d is already decided.") % {"number": table.number})
-            if seen.version != table.version:
-                seen = read_table(locked, table_id)  # changed since the first read: read it again, locked
-            players = {seat.player_id: seat.player for seat in seen.seats}
+        with result_entry(tournament, table_id, version, idempotency_key) as entry:
+            if entry.replayed is not None:
+                return entry.replayed
+            assert entry.tournament is not None and entry.table is not None and entry.read is not None
+            locked, table, read = entry.tournament, entry.table, entry.read
+            players = {seat.player_id: seat.player for seat in read.seats}
             seated = set(players)
             if winner_id not in seated:
                 raise ServiceError(_("The winner does not sit at table %(number)d.") % {"number": table.number})
@@ -295,13 +291,13 @@ def winner_recorder(*, score: Score, refresh: Refresh) -> Callable[..., Game]:
                 return priced_hands(locked, seated, winner_id, card_points, hands)
 
             scores = score(locked, table, winner_id, priced)
-            played = seen.played
+            played = read.played
             try:
                 game = Game.objects.create(
                     table=table,
-                    number=seen.next_number,
+                    number=read.next_number,
                     winner=players[winner_id],  # loaded: the answer names the winner without a query
-                    dealer_position=(table.first_dealer_position + played) % len(seen.seats),
+                    dealer_position=(table.first_dealer_position + played) % len(read.seats),
                     idempotency_key=idempotency_key,
                     entered_by=acting_user(actor),
                     # The version the refresh below gives the table (checked after it).
@@ -314,7 +310,7 @@ def winner_recorder(*, score: Score, refresh: Refresh) -> Callable[..., Game]:
             written = GameScore.objects.bulk_create(
                 GameScore(game=game, player_id=pid, points=points, hand=hand) for pid, (points, hand) in scores.items()
             )
-            seen.hand_over(table, game, written)
+            read.prime_locked_table(table, game, written)
             refresh(locked, table, actor)
             if game.table_version != table.version:
                 stamp_table_version(game, table)

@@ -28,7 +28,7 @@ def tally(table: Table) -> Tally:
     """Games won and card points per player over the table's valid games (three queries).
 
     No query when ``table`` carries its seats (players loaded) and every game (scores loaded)
-    already, as a result entry hands them over (``play.results.Seen.hand_over``): read before
+    already, as a result entry hands them over (``play.results.TableRead.prime_locked_table``): read before
     the tournament lock and checked against the table's version under it."""
     known = getattr(table, "_prefetched_objects_cache", {})
     if "seats" in known and "games" in known:

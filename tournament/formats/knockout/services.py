@@ -486,7 +486,7 @@ def _final_standing(table: Table, state: knockout.FinalState) -> tuple[int, ...]
 
 
 def score_game(
-    tournament: Tournament, table: Table, winner_id: int, priced: results.Priced
+    tournament: Tournament, table: Table, winner_id: int, priced: results.CardPointsReader
 ) -> dict[int, tuple[int, dict[str, Any]]]:
     """Only a final to points counts card points: its game's winner scores the cards left in the
     others' hands. A final to wins (``points_target`` None) and the duels count games only."""

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -404,24 +404,28 @@ def record_loss(
     """Record a game's loser: one chip handed in. A retry with the same key
     records nothing more; a stale view, a closed or decided table, a loser who
     is not (or no longer) playing at the table are refused."""
-    with transaction.atomic():
-        locked = lock_tournament(tournament.pk)
-        table, existing = results.start_result_entry(locked, table_id, version, idempotency_key)
-        if existing is not None:
-            return existing
-        seat = table.seats.filter(player_id=loser_id).first()
+    with results.result_entry(tournament, table_id, version, idempotency_key) as entry:
+        if entry.replayed is not None:
+            return entry.replayed
+        assert entry.tournament is not None and entry.table is not None and entry.read is not None
+        locked, table = entry.tournament, entry.table
+        seat = next((seat for seat in entry.read.seats if seat.player_id == loser_id), None)
         if seat is None:
             raise ServiceError(_("This player does not sit at table %(number)d.") % {"number": table.number})
         if seat.out_order is not None:
             raise ServiceError(_("%(name)s is already out at this table.") % {"name": seat.player.name})
-        number = results.next_game_number(table)
-        game = Game.objects.create(
-            table=table,
-            number=number,
-            loser_id=loser_id,
-            idempotency_key=idempotency_key,
-            entered_by=acting_user(actor),
-        )
+        number = entry.read.next_number
+        try:
+            game = Game.objects.create(
+                table=table,
+                number=number,
+                loser_id=loser_id,
+                idempotency_key=idempotency_key,
+                entered_by=acting_user(actor),
+            )
+        except IntegrityError:
+            # The key was recorded at another table (no tablet sends that): refused, nothing kept.
+            raise ServiceError(_("The form is incomplete; reload the page.")) from None
         LedgerEntry.objects.create(
             tournament=locked,
             player_id=loser_id,

@@ -517,7 +517,7 @@ def refresh_table(tournament: Tournament, table: Table, actor: User) -> None:
 
 
 def score_game(
-    tournament: Tournament, table: Table, winner_id: int, priced: results.Priced
+    tournament: Tournament, table: Table, winner_id: int, priced: results.CardPointsReader
 ) -> dict[int, tuple[int, dict[str, Any]]]:
     """Everyone still holding cards takes them as penalty points; the winner takes 0."""
     values = priced()
