@@ -22,7 +22,7 @@ from django.urls import URLPattern
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy
 
-from games.models import Game
+from games.models import Game, GameScore
 from tournament.errors import ServiceError
 from tournament.formats.base import Entry, FormatSpec
 from tournament.models import Player, Round, Table, Tournament
@@ -214,6 +214,53 @@ class Simulate(Protocol):
     def __call__(self, tournament: Tournament, *, seed: int, actor: object | None = ...) -> SimulationResult: ...
 
 
+@dataclass(frozen=True)
+class Entered:
+    """What a referee entered for a game (the posted form read by the format's ``ResultEntry``):
+    its winner and the card points by player, typed (``points``) or tapped on the calculator
+    (``hands``: {player: {card: count}}), or its loser. A refused form is shown again with it."""
+
+    winner: int | None = None
+    points: Mapping[int, int] | None = None
+    hands: Mapping[int, Mapping[str, int]] | None = None
+    loser: int | None = None
+
+
+class EntryRefused(ServiceError):
+    """A result entry refused, nothing saved: ``entered`` what the form carried (shown again);
+    ``attempt`` names what was tried where the form itself was refused, before any service
+    (the view audits it then; the services audit their own refusals)."""
+
+    def __init__(self, message: str, *, entered: Entered | None = None, attempt: str = "") -> None:
+        super().__init__(message)
+        self.entered = entered
+        self.attempt = attempt
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """A game recorded (or replayed: ``game.replayed``) and the sentence saying so."""
+
+    game: Game
+    notice: str
+
+
+class ResultEntry(Protocol):
+    """How a format's referee enters a game (``tournament.formats.entries``: by its winner with
+    the card points, or by its loser): reads the posted form, records it, and gives the table
+    page what its entry template needs (the calculators with what a refused form carried)."""
+
+    def read(self, data: Mapping[str, str]) -> tuple[Entered, str]:
+        """What the form carries and a translated problem ("" when it is well formed)."""
+        ...
+
+    def enter(self, *, tournament: Tournament, actor: User, table_id: int, data: Mapping[str, str]) -> Recorded:
+        """Record the posted game; ``EntryRefused`` with nothing saved."""
+        ...
+
+    def context(self, tournament: Tournament, view: TableView, entered: Entered | None) -> dict[str, Any]: ...
+
+
 # What ``build`` reads from a format package's modules, as protocols its modules satisfy (mypy
 # checks the modules each ``plugin.py`` passes). What a format has only where it needs it
 # (``settings_notes``, ``settings_saved``, ``ranking_notes``, ``expected_plan``,
@@ -234,6 +281,8 @@ class ServicesModule(Protocol):
     def undo_result(self) -> UndoResult: ...
     @property
     def close_table(self) -> TableWrite: ...
+    @property
+    def result_entry(self) -> ResultEntry: ...
     @property
     def CORRECTIONS(self) -> CorrectionHooks: ...
 
@@ -317,6 +366,8 @@ class Format:
     record_result: RecordWinner | RecordLoser
     undo_result: UndoResult
     close_table: TableWrite
+    # The referee's posted game read and recorded with ``record_result`` (``formats.entries``).
+    result_entry: ResultEntry
     ranking: Callable[[Tournament], list[Standing]]
     ranking_title: Label
     ranking_columns: tuple[str, ...]
@@ -348,6 +399,12 @@ class Format:
     # ``selectors.day_plan``) and the minutes after which its tables play sharp (None: never).
     expected_plan: Callable[[Tournament, int], ExpectedPlan | None] = field(default=lambda tournament, players: None)
     expected_sharp_play: Callable[[Tournament], int | None] = field(default=lambda tournament: None)
+    # What a seat counts beyond games won and points, as api.json's keys (life bands: "chips",
+    # "life_bands"); other formats leave them out (``selectors.public``).
+    json_seat_counts: tuple[str, ...] = ()
+    # The card points a player was left with in a game, as the format stores them (the
+    # corrections show them): the score's points unless the format keeps them apart.
+    cards_held: Callable[[GameScore], int] = field(default=lambda score: score.points)
 
     def rule_label(self, code: str) -> Label:
         return self.rule_labels.get(code, "")
@@ -375,11 +432,13 @@ def build(
     by its ``plugin.py``, typed by the protocols above) by convention:
 
     - ``rules``: ``SPEC``;
-    - ``services``: ``next_step``, ``record_result``, ``undo_result``, ``close_table``, ``CORRECTIONS``
+    - ``services``: ``next_step``, ``record_result``, ``result_entry``, ``undo_result``, ``close_table``,
+      ``CORRECTIONS``
       and, where the format has them, ``call_time`` and ``settings_saved``;
     - ``reads``: ``ranking``, ``RANKING_TITLE``, ``RANKING_COLUMNS``, ``LIVE_STANDINGS``, ``RULE_LABELS``,
       ``rounds_context``, ``table_context``, ``public_extras``, ``default_checklist``,
-      ``counts_card_points`` and, where the format has them, ``settings_notes``, ``ranking_notes``;
+      ``counts_card_points`` and, where the format has them, ``settings_notes``, ``ranking_notes``,
+      ``expected_plan``, ``expected_sharp_play``, ``cards_held``, ``json_seat_counts``;
     - ``dry_run``: ``simulate``;
     - templates: ``templates/formats/<slug>/`` rounds, table, seat_score, public_score, find_status,
       find_result, rules.
@@ -394,6 +453,8 @@ def build(
         (reads, "ranking_notes"),
         (reads, "expected_plan"),
         (reads, "expected_sharp_play"),
+        (reads, "cards_held"),
+        (reads, "json_seat_counts"),
     )
     folder = f"formats/{slug}"
     return Format(
@@ -412,6 +473,7 @@ def build(
         record_result=services.record_result,
         undo_result=services.undo_result,
         close_table=services.close_table,
+        result_entry=services.result_entry,
         corrections=services.CORRECTIONS,
         call_time=getattr(services, "call_time", None),  # (only points calls time)
         ranking=reads.ranking,

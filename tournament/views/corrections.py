@@ -17,6 +17,7 @@ carried on).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 
@@ -27,7 +28,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from games.models import Game, GameStatus
+from games.models import Game, GameScore, GameStatus
 from tournament import enums, naming
 from tournament.errors import ServiceError
 from tournament.formats import registry
@@ -36,7 +37,6 @@ from tournament.models import Table, Tournament
 from tournament.permissions import tournament_role
 from tournament.play import corrections
 from tournament.selectors import play as play_reads
-from tournament.views.referee import read_card_entries
 
 ACTIONS = ("correct", "void", "dealer", "reopen")
 # A confirmation sent again within this time by the same person is taken as a replay of the first.
@@ -120,7 +120,7 @@ def _run(request: HtmxHttpRequest, tournament: Tournament, table_id: int, action
             **common, fmt=registry.of(tournament), game_id=game_id, confirm=confirm, void_downstream=void_downstream
         )
         return _("Game %(number)d is voided.") % {"number": game.number}
-    entered, problem = read_card_entries(request)
+    entered, problem = registry.of(tournament).result_entry.read(post)
     if problem:
         raise ServiceError(problem)
     game = corrections.correct_game(
@@ -160,7 +160,7 @@ def _page(
         "fmt": fmt,
         "view": view,
         "table": view.table,
-        "games": _games(view, typed),
+        "games": _games(view, typed, fmt.cards_held),
         "typed": typed,
         "counts_card_points": fmt.counts_card_points(view.table),
         "reopenable": corrections.reopenable(view.table),
@@ -209,7 +209,7 @@ def _typed(request: HtmxHttpRequest, action: str) -> Typed:
     )
 
 
-def _games(view: play_reads.TableView, typed: Typed) -> list[dict[str, object]]:
+def _games(view: play_reads.TableView, typed: Typed, cards_held: Callable[[GameScore], int]) -> list[dict[str, object]]:
     """Every game of the table with its scores by player, newest number last, the valid one of
     each number after the ones it replaced. The game whose correction was refused shows what was
     typed (``typed``): the chosen player and the card points, not the game's own."""
@@ -218,8 +218,7 @@ def _games(view: play_reads.TableView, typed: Typed) -> list[dict[str, object]]:
         held: dict[int, object] = {}
         for score in game.scores.all():
             if score.player_id != game.winner_id:
-                # The knockout final keeps the cards in ``hand["cards"]`` (the winner scores them).
-                held[score.player_id] = score.hand.get("cards", score.points) if score.hand else score.points
+                held[score.player_id] = cards_held(score)  # as the format keeps them (``Format.cards_held``)
         refused = typed.action == "correct" and typed.game_id == game.pk
         seats = []
         for seat in view.seats:

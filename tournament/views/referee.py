@@ -17,8 +17,7 @@ form), showing the current state and, for the calculator, the hands entered.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable
 from urllib.parse import quote
 
 from django.contrib import messages
@@ -26,14 +25,13 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from games.models import Game
-from games.rules.uno import ACTION_CARDS, MAX_CARD_POINTS, MAX_CARDS_OF_A_KIND, NUMBER_CARDS
 from tournament import enums, polling, writes
 from tournament.errors import ServiceError
 from tournament.formats import registry
+from tournament.formats.record import Entered, EntryRefused
 from tournament.http import HtmxHttpRequest
 from tournament.models import Table, Tournament
 from tournament.permissions import tournament_role
@@ -41,17 +39,6 @@ from tournament.play import results
 from tournament.polling import polled
 from tournament.selectors import play as play_reads
 from tournament.views import printing
-
-# The calculator's keys: number cards show their digit; action cards a short,
-# translated name (the key is about 90 px wide on a tablet).
-CARD_LABELS: Mapping[str, object] = {
-    **{card: card for card in NUMBER_CARDS},
-    "draw_two": pgettext_lazy("UNO card key", "+2"),
-    "reverse": pgettext_lazy("UNO card key", "⇄ Reverse"),
-    "skip": pgettext_lazy("UNO card key", "⊘ Skip"),
-    "wild": pgettext_lazy("UNO card key", "Wild"),
-    "wild_draw_four": pgettext_lazy("UNO card key", "Wild +4"),
-}
 
 
 def _asked_table(request: HtmxHttpRequest) -> int | None:
@@ -102,38 +89,6 @@ def tables(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     return render(request, template, context)
 
 
-@dataclass(frozen=True)
-class Entered:
-    """What the referee entered in a refused calculator form, shown again so nothing is typed twice."""
-
-    winner: int | None = None
-    points: Mapping[int, int] | None = None
-    hands: Mapping[int, Mapping[str, int]] | None = None
-
-
-def _calculators(tournament: Tournament, seats: list[object], entered: Entered | None) -> list[dict[str, object]]:
-    """One calculator per seat: its keys with the counts entered (0 on a fresh form) and the typed points."""
-    scoring = tournament.scoring_table
-    hands = (entered.hands if entered else None) or {}
-    points = (entered.points if entered else None) or {}
-    calculators = []
-    for seat in seats:
-        pid = seat.player_id  # type: ignore[attr-defined]
-        hand = hands.get(pid, {})
-        keys = [
-            {
-                "card": card,
-                "label": CARD_LABELS[card],
-                "value": int(card) if card in NUMBER_CARDS else scoring[card],
-                "count": hand.get(card, 0),
-            }
-            for card in NUMBER_CARDS + ACTION_CARDS
-        ]
-        typed = points.get(pid)
-        calculators.append({"seat": seat, "keys": keys, "typed": "" if typed is None else typed})
-    return calculators
-
-
 def _table_context(
     request: HtmxHttpRequest,
     tournament: Tournament,
@@ -161,8 +116,7 @@ def _table_context(
         "error": error,
         "notice": notice,
         "idempotency_key": uuid.uuid4().hex,
-        "calculators": _calculators(tournament, view.seats, entered),
-        "entered_winner": entered.winner if entered else None,
+        **fmt.result_entry.context(tournament, view, entered),
         # With a second confirmation, whoever entered a game of the table cannot confirm its result.
         "own_entry": tournament.confirm_results
         and any(game.status == "valid" and game.entered_by_id == request.user.pk for game in view.games),
@@ -277,94 +231,18 @@ def set_dealer(request: HtmxHttpRequest, tournament: Tournament, table_id: int) 
     return _saved(request, tournament, table_id, notice)
 
 
-def read_card_entries(request: HtmxHttpRequest) -> tuple[Entered, str]:
-    """Card points typed as numbers and hands tapped on the calculator, per player.
-
-    Returns what was entered (also when it is refused, so the form can show it
-    again) and a translated problem, or "" when the entries are well formed.
-    """
-    points: dict[int, int] = {}
-    hands: dict[int, dict[str, int]] = {}
-    problem = ""
-    for key, value in request.POST.items():
-        if key.startswith("points_"):
-            pid = _int(key.removeprefix("points_"))
-            if pid is None or value.strip() == "":
-                continue
-            number = _int(value.strip())
-            if number is None or not 0 <= number <= MAX_CARD_POINTS:
-                problem = problem or _("Card points must be whole numbers from 0 to %(max)d.") % {
-                    "max": MAX_CARD_POINTS
-                }
-                continue
-            points[pid] = number
-        elif key.startswith("hand_"):
-            pid_text, _sep, card = key.removeprefix("hand_").partition("_")
-            pid, count = _int(pid_text), _int(value)
-            if pid is None or count is None or card not in CARD_LABELS or not 0 <= count <= MAX_CARDS_OF_A_KIND:
-                problem = problem or _("The calculator sent an unknown card or count. Reload the page.")
-                continue
-            if count:
-                hands.setdefault(pid, {})[card] = count
-    entered = Entered(winner=_int(request.POST.get("winner")), points=points, hands=hands)
-    return entered, problem
-
-
-def _winner_notice(game: Game) -> str:
-    name = game.winner.name if game.winner is not None else ""
-    if game.replayed:
-        return _("Already saved: game %(number)d, won by %(name)s.") % {"number": game.number, "name": name}
-    return _("Saved: game %(number)d, won by %(name)s.") % {"number": game.number, "name": name}
-
-
 @require_POST
 @tournament_role(enums.Role.REFEREE)
 def record_game(request: HtmxHttpRequest, tournament: Tournament, table_id: int) -> HttpResponse:
-    fmt = registry.of(tournament)
-    if fmt.records_loser:
-        return _record_loss(request, tournament, table_id)
-    entered, problem = read_card_entries(request)
-    if problem:
-        return _refused(request, tournament, table_id, problem, entered, attempt="record_game")
-    if entered.winner is None:
-        return _refused(request, tournament, table_id, _("Tap the winner of the game."), entered, attempt="record_game")
+    """A game's result as the format enters it (``Format.result_entry``: the winner with the
+    calculator's card points, or the loser)."""
     try:
-        game = fmt.record_result(
-            tournament=tournament,
-            actor=request.user,
-            table_id=table_id,
-            winner_id=entered.winner,
-            version=_int(request.POST.get("version")) or 0,
-            idempotency_key=request.POST.get("key", ""),
-            card_points=entered.points,
-            hands=entered.hands,
+        recorded = registry.of(tournament).result_entry.enter(
+            tournament=tournament, actor=request.user, table_id=table_id, data=request.POST
         )
-    except ServiceError as error:
-        return _refused(request, tournament, table_id, error.message, entered)
-    return _saved(request, tournament, table_id, _winner_notice(game), game)
-
-
-def _record_loss(request: HtmxHttpRequest, tournament: Tournament, table_id: int) -> HttpResponse:
-    loser = _int(request.POST.get("loser"))
-    if loser is None:
-        return _refused(request, tournament, table_id, _("Tap the player who lost the game."), attempt="record_loss")
-    try:
-        game = registry.of(tournament).record_result(
-            tournament=tournament,
-            actor=request.user,
-            table_id=table_id,
-            loser_id=loser,
-            version=_int(request.POST.get("version")) or 0,
-            idempotency_key=request.POST.get("key", ""),
-        )
-    except ServiceError as error:
-        return _refused(request, tournament, table_id, error.message)
-    name = game.loser.name if game.loser is not None else ""
-    if game.replayed:
-        notice = _("Already saved: game %(number)d, %(name)s hands in a chip.")
-    else:
-        notice = _("Saved: game %(number)d, %(name)s hands in a chip.")
-    return _saved(request, tournament, table_id, notice % {"number": game.number, "name": name}, game)
+    except EntryRefused as refused:
+        return _refused(request, tournament, table_id, refused.message, refused.entered, attempt=refused.attempt)
+    return _saved(request, tournament, table_id, recorded.notice, recorded.game)
 
 
 def _versioned(

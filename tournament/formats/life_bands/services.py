@@ -24,6 +24,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from games.models import Game, GameStatus
 from tournament import draws, enums, naming, seating
 from tournament.errors import NeedsChoice, ServiceError, UnknownStep
+from tournament.formats import entries
 from tournament.formats.base import FormatError
 from tournament.formats.life_bands import reads
 from tournament.formats.life_bands import rules as life_bands
@@ -714,4 +715,5 @@ def next_step(
 
 # The names the format's record reads (``tournament.formats.record.build``).
 record_result = record_loss
+result_entry = entries.LoserEntry(record_loss)
 undo_result = undo_last_loss
