@@ -4,15 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext_lazy
-
 from tournament.formats.record import START_NUMBER_RULE, Label, PublicExtras, Standing
 from tournament.models import Round, Table, Tournament
 
-RANKING_TITLE = gettext_lazy("Final ranking")
+# Plain words: a throwaway format adds nothing to the translations.
+RANKING_TITLE = "Final ranking"
 RANKING_COLUMNS = ("games_won",)
 LIVE_STANDINGS = False
-RULE_LABELS: dict[str, Label] = {"wins": gettext_lazy("more games won"), **START_NUMBER_RULE}
+RULE_LABELS: dict[str, Label] = {"wins": "more games won", **START_NUMBER_RULE}
 
 
 def ranking(tournament: Tournament) -> list[Standing]:
@@ -32,7 +31,7 @@ def public_extras(tournament: Tournament) -> PublicExtras:
 
 
 def default_checklist() -> list[str]:
-    return [str(gettext_lazy("Entry fee paid"))]
+    return ["Entry fee paid"]
 
 
 def counts_card_points(table: Table) -> bool:
