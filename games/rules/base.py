@@ -1,26 +1,16 @@
-"""The GameRules contract: what the tournament layer needs from a game.
+"""The GameRules record: a game's stable slug and its name.
 
-Pure Python: no Django imports. A game's rules say how a table's games are
-recorded (a winner per game, a loser per game, or card points) so the
-referee tablet can offer the right buttons.
+Pure Python: no Django imports. How a game's result is entered at a table is the
+format's (``tournament.formats.record.Format.entry`` and ``result_entry``), not the
+game's: the same UNO game is entered by its winner in every format that plays it.
 """
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass
-
-
-class ResultKind(enum.Enum):
-    """What a referee records after each game."""
-
-    WINNER = "winner"  # UNO knockout tables: who went out first
-    LOSER = "loser"  # Schocken: who lost the game (hands in a chip)
-    CARD_POINTS = "card_points"  # UNO finals and points tournaments: cards left in hands
 
 
 @dataclass(frozen=True)
 class GameRules:
     slug: str
     name: str
-    result_kinds: tuple[ResultKind, ...]

@@ -88,12 +88,12 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from games.rules.base import GameRules, ResultKind
+from games.rules.base import GameRules
 
 LIDS_PER_HALF = 13
 MAX_ROLLS = 3
 
-RULES = GameRules(slug="schocken", name="Schocken", result_kinds=(ResultKind.LOSER,))
+RULES = GameRules(slug="schocken", name="Schocken")
 
 
 class InvalidThrow(ValueError):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from games.rules.base import GameRules, ResultKind
+from games.rules.base import GameRules
 
 NUMBER_CARDS: tuple[str, ...] = tuple(str(n) for n in range(10))
 ACTION_CARDS: tuple[str, ...] = ("draw_two", "reverse", "skip", "wild", "wild_draw_four")
@@ -24,11 +24,7 @@ STANDARD_SCORING: Mapping[str, int] = {"draw_two": 20, "reverse": 20, "skip": 20
 HOUSE_RULES_SCORING: Mapping[str, int] = {**STANDARD_SCORING, "wild_draw_four": 70}
 SCORING_PRESETS: Mapping[str, Mapping[str, int]] = {"standard": STANDARD_SCORING, "house_rules": HOUSE_RULES_SCORING}
 
-RULES = GameRules(
-    slug="uno",
-    name="UNO",
-    result_kinds=(ResultKind.WINNER, ResultKind.CARD_POINTS),
-)
+RULES = GameRules(slug="uno", name="UNO")
 
 
 class InvalidScoringTable(ValueError):

@@ -14,20 +14,25 @@ the organiser's and the referee's steps.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from django.urls import URLPattern
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy
 
-from games.models import Game
+from games.models import Game, GameScore
 from tournament.errors import ServiceError
 from tournament.formats.base import Entry, FormatSpec
 from tournament.models import Player, Round, Table, Tournament
 from tournament.play.corrections import CorrectionHooks
+from tournament.writes import User
+
+if TYPE_CHECKING:
+    from tournament.day_plan import ExpectedPlan
+    from tournament.selectors.play import TableView
+    from tournament.simulation import SimulationResult
 
 Label = str | Promise
 
@@ -153,6 +158,157 @@ class PublicExtras:
     waiting: Sequence[tuple[int, str, str, int]] = ()
 
 
+# The hooks a format's services supply, typed as the services take them: keyword arguments
+# (``tournament.writes``), checked by mypy against each format's functions (``build`` below).
+
+
+class NextStep(Protocol):
+    """The organiser's step on the rounds page (``Format.next_step``)."""
+
+    def __call__(
+        self, *, tournament: Tournament, actor: User, action: str = ..., choice: str = ..., confirmed: bool = ...
+    ) -> StepDone: ...
+
+
+class RecordWinner(Protocol):
+    """A game recorded by its winner, with the card points left in the other hands where counted:
+    typed in ``card_points`` or tapped in ``hands``, {player: {card: count}} (UNO formats)."""
+
+    def __call__(
+        self,
+        *,
+        tournament: Tournament,
+        actor: User,
+        table_id: int,
+        winner_id: int,
+        version: int,
+        idempotency_key: str,
+        card_points: Mapping[int, int] | None = ...,
+        hands: Mapping[int, Mapping[str, int]] | None = ...,
+    ) -> Game: ...
+
+
+class RecordLoser(Protocol):
+    """A game recorded by its loser (life bands: one chip handed in)."""
+
+    def __call__(
+        self, *, tournament: Tournament, actor: User, table_id: int, loser_id: int, version: int, idempotency_key: str
+    ) -> Game: ...
+
+
+class UndoResult(Protocol):
+    """The table's last valid game undone (voided) while the table is open."""
+
+    def __call__(self, *, tournament: Tournament, actor: User, table_id: int, version: int) -> Game: ...
+
+
+class TableWrite(Protocol):
+    """A write on a whole table at the version the tablet saw: close it, call time."""
+
+    def __call__(self, *, tournament: Tournament, actor: User, table_id: int, version: int) -> Table: ...
+
+
+class Simulate(Protocol):
+    """A whole tournament played with random results (the dry runs)."""
+
+    def __call__(self, tournament: Tournament, *, seed: int, actor: object | None = ...) -> SimulationResult: ...
+
+
+@dataclass(frozen=True)
+class Entered:
+    """What a referee entered for a game (the posted form read by the format's ``ResultEntry``):
+    its winner and the card points by player, typed (``points``) or tapped on the calculator
+    (``hands``: {player: {card: count}}), or its loser. A refused form is shown again with it."""
+
+    winner: int | None = None
+    points: Mapping[int, int] | None = None
+    hands: Mapping[int, Mapping[str, int]] | None = None
+    loser: int | None = None
+
+
+class EntryRefused(ServiceError):
+    """A result entry refused, nothing saved: ``entered`` what the form carried (shown again);
+    ``attempt`` names what was tried where the form itself was refused, before any service
+    (the view audits it then; the services audit their own refusals)."""
+
+    def __init__(self, message: str, *, entered: Entered | None = None, attempt: str = "") -> None:
+        super().__init__(message)
+        self.entered = entered
+        self.attempt = attempt
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """A game recorded (or replayed: ``game.replayed``) and the sentence saying so."""
+
+    game: Game
+    notice: str
+
+
+class ResultEntry(Protocol):
+    """How a format's referee enters a game (``tournament.formats.entries``: by its winner with
+    the card points, or by its loser): reads the posted form, records it, and gives the table
+    page what its entry template needs (the calculators with what a refused form carried)."""
+
+    def read(self, data: Mapping[str, str]) -> tuple[Entered, str]:
+        """What the form carries and a translated problem ("" when it is well formed)."""
+        ...
+
+    def enter(self, *, tournament: Tournament, actor: User, table_id: int, data: Mapping[str, str]) -> Recorded:
+        """Record the posted game; ``EntryRefused`` with nothing saved."""
+        ...
+
+    def context(self, tournament: Tournament, view: TableView, entered: Entered | None) -> dict[str, Any]: ...
+
+
+# What ``build`` reads from a format package's modules, as protocols its modules satisfy (mypy
+# checks the modules each ``plugin.py`` passes). What a format has only where it needs it
+# (``settings_notes``, ``settings_saved``, ``ranking_notes``, ``expected_plan``,
+# ``expected_sharp_play``) is read where present and typed by ``Format``'s fields.
+
+
+class RulesModule(Protocol):
+    @property
+    def SPEC(self) -> FormatSpec: ...
+
+
+class ServicesModule(Protocol):
+    @property
+    def next_step(self) -> NextStep: ...
+    @property
+    def record_result(self) -> RecordWinner | RecordLoser: ...
+    @property
+    def undo_result(self) -> UndoResult: ...
+    @property
+    def close_table(self) -> TableWrite: ...
+    @property
+    def result_entry(self) -> ResultEntry: ...
+    @property
+    def CORRECTIONS(self) -> CorrectionHooks: ...
+
+
+class ReadsModule(Protocol):
+    @property
+    def RANKING_TITLE(self) -> Label: ...
+    @property
+    def RANKING_COLUMNS(self) -> tuple[str, ...]: ...
+    @property
+    def LIVE_STANDINGS(self) -> bool: ...
+    @property
+    def RULE_LABELS(self) -> Mapping[str, Label]: ...
+    def ranking(self, tournament: Tournament) -> list[Standing]: ...
+    def rounds_context(self, tournament: Tournament, rounds: list[Round]) -> dict[str, Any]: ...
+    def table_context(self, tournament: Tournament, view: TableView) -> dict[str, Any]: ...
+    def public_extras(self, tournament: Tournament) -> PublicExtras: ...
+    def default_checklist(self) -> list[str]: ...
+    def counts_card_points(self, table: Table) -> bool: ...
+
+
+class DryRunModule(Protocol):
+    @property
+    def simulate(self) -> Simulate: ...
+
+
 @dataclass(frozen=True)
 class Templates:
     """Template names a format fills in.
@@ -197,18 +353,21 @@ class Format:
     # The organiser's step on the rounds page, with the posted ``action``, ``choice`` and ``confirmed``:
     # a step that loses something (finishing before the planned end) raises ``NeedsConfirmation``
     # saying what, unless ``confirmed``.
-    next_step: Callable[..., StepDone]
+    next_step: NextStep
     # The rounds page: what the template needs beyond rounds, tables and counters.
     rounds_context: Callable[[Tournament, list[Round]], dict[str, Any]]
     # The referee's table page: what the entry template needs beyond the table view.
-    table_context: Callable[[Tournament, Any], dict[str, Any]]
+    table_context: Callable[[Tournament, TableView], dict[str, Any]]
     # How a result is entered at a table: its winner (with card points where counted) or its loser.
     entry: Entry
     # Whether a table's games count card points (the calculator is shown, points are tallied).
     counts_card_points: Callable[[Table], bool]
-    record_result: Callable[..., Game]
-    undo_result: Callable[..., Game]
-    close_table: Callable[..., Table]
+    # ``RecordWinner`` where ``entry`` is ``Entry.WINNER``, ``RecordLoser`` where it is ``Entry.LOSER``.
+    record_result: RecordWinner | RecordLoser
+    undo_result: UndoResult
+    close_table: TableWrite
+    # The referee's posted game read and recorded with ``record_result`` (``formats.entries``).
+    result_entry: ResultEntry
     ranking: Callable[[Tournament], list[Standing]]
     ranking_title: Label
     ranking_columns: tuple[str, ...]
@@ -216,11 +375,11 @@ class Format:
     live_standings: bool
     rule_labels: Mapping[str, Label]
     public_extras: Callable[[Tournament], PublicExtras]
-    simulate: Callable[..., Any]
+    simulate: Simulate
     # What the organiser's corrections need from the format (``tournament.play.corrections``).
     corrections: CorrectionHooks
     # Points format with a time limit: the table ends with the games played.
-    call_time: Callable[..., Table] | None = None
+    call_time: TableWrite | None = None
     # Several rounds play at once (life bands: main and consolation): lists show every running round.
     parallel_rounds: bool = False
     urlpatterns: tuple[URLPattern, ...] = ()
@@ -230,7 +389,7 @@ class Format:
     # After the settings are saved (same transaction, the tournament locked): carry the ``changed``
     # settings to what is already seated, or refuse with ``ServiceError``. Returns sentences saying
     # what was carried (the settings page shows them).
-    settings_saved: Callable[[Tournament, Any, frozenset[str]], list[str]] = field(
+    settings_saved: Callable[[Tournament, User, frozenset[str]], list[str]] = field(
         default=lambda tournament, actor, changed: []
     )
     # The rules the ranking follows as the organiser set them, in sentences (points: what a missed
@@ -238,8 +397,14 @@ class Format:
     ranking_notes: Callable[[Tournament], list[str]] = field(default=lambda tournament: [])
     # The expected plan of the day for a count of players (``tournament.day_plan``, read by
     # ``selectors.day_plan``) and the minutes after which its tables play sharp (None: never).
-    expected_plan: Callable[[Tournament, int], Any] = field(default=lambda tournament, players: None)
+    expected_plan: Callable[[Tournament, int], ExpectedPlan | None] = field(default=lambda tournament, players: None)
     expected_sharp_play: Callable[[Tournament], int | None] = field(default=lambda tournament: None)
+    # What a seat counts beyond games won and points, as api.json's keys (life bands: "chips",
+    # "life_bands"); other formats leave them out (``selectors.public``).
+    json_seat_counts: tuple[str, ...] = ()
+    # The card points a player was left with in a game, as the format stores them (the
+    # corrections show them): the score's points unless the format keeps them apart.
+    cards_held: Callable[[GameScore], int] = field(default=lambda score: score.points)
 
     def rule_label(self, code: str) -> Label:
         return self.rule_labels.get(code, "")
@@ -253,20 +418,27 @@ class Format:
 def build(
     slug: str,
     *,
+    rules: RulesModule,
+    services: ServicesModule,
+    reads: ReadsModule,
+    dry_run: DryRunModule,
     label: Label,
     games: tuple[str, ...],
     entry: Entry,
     parallel_rounds: bool = False,
     urlpatterns: tuple[URLPattern, ...] = (),
 ) -> Format:
-    """The record of the format package ``tournament/formats/<slug>/``, read from its modules by convention.
+    """The record of the format package ``tournament/formats/<slug>/``, read from its modules (passed
+    by its ``plugin.py``, typed by the protocols above) by convention:
 
     - ``rules``: ``SPEC``;
-    - ``services``: ``next_step``, ``record_result``, ``undo_result``, ``close_table``, ``CORRECTIONS``
+    - ``services``: ``next_step``, ``record_result``, ``result_entry``, ``undo_result``, ``close_table``,
+      ``CORRECTIONS``
       and, where the format has them, ``call_time`` and ``settings_saved``;
     - ``reads``: ``ranking``, ``RANKING_TITLE``, ``RANKING_COLUMNS``, ``LIVE_STANDINGS``, ``RULE_LABELS``,
       ``rounds_context``, ``table_context``, ``public_extras``, ``default_checklist``,
-      ``counts_card_points`` and, where the format has them, ``settings_notes``, ``ranking_notes``;
+      ``counts_card_points`` and, where the format has them, ``settings_notes``, ``ranking_notes``,
+      ``expected_plan``, ``expected_sharp_play``, ``cards_held``, ``json_seat_counts``;
     - ``dry_run``: ``simulate``;
     - templates: ``templates/formats/<slug>/`` rounds, table, seat_score, public_score, find_status,
       find_result, rules.
@@ -274,15 +446,15 @@ def build(
     What differs beyond the modules is given here: the label, the games it is played with, how a
     result is entered (``Entry``), whether several rounds play at once, its own URLs.
     """
-    modules = {name: importlib.import_module(f"tournament.formats.{slug}.{name}") for name in PACKAGE_MODULES}
-    rules, services, reads, dry_run = (modules[name] for name in PACKAGE_MODULES)
     # What a format has only where it needs it (the record's defaults otherwise).
-    optional = (
+    optional: tuple[tuple[object, str], ...] = (
         (reads, "settings_notes"),
         (services, "settings_saved"),
         (reads, "ranking_notes"),
         (reads, "expected_plan"),
         (reads, "expected_sharp_play"),
+        (reads, "cards_held"),
+        (reads, "json_seat_counts"),
     )
     folder = f"formats/{slug}"
     return Format(
@@ -301,8 +473,9 @@ def build(
         record_result=services.record_result,
         undo_result=services.undo_result,
         close_table=services.close_table,
+        result_entry=services.result_entry,
         corrections=services.CORRECTIONS,
-        call_time=getattr(services, "call_time", None),
+        call_time=getattr(services, "call_time", None),  # (only points calls time)
         ranking=reads.ranking,
         ranking_title=reads.RANKING_TITLE,
         ranking_columns=reads.RANKING_COLUMNS,
@@ -314,9 +487,6 @@ def build(
         urlpatterns=urlpatterns,
         **{name: getattr(module, name) for module, name in optional if hasattr(module, name)},
     )
-
-
-PACKAGE_MODULES = ("rules", "services", "reads", "dry_run")
 
 
 def refuse_other_format(tournament: Tournament, slug: str, message: Label) -> None:

@@ -1,4 +1,4 @@
-"""Results at a table: the one way every result entry starts (``result_entry``), the first
+"""Results at a table: the one way every result entry starts (``start_entry``), the first
 dealer, and the table services each format builds from its own hooks.
 
 A result is never overwritten: an undo marks the game voided; the table is
@@ -113,7 +113,7 @@ def read_table(tournament: Tournament, table_id: int) -> TableRead:
 
 
 @dataclass(frozen=True)
-class ResultEntry:
+class EntryStart:
     """A result entry under way: ``replayed`` where the key was recorded before (nothing more is
     written: return it), else the tournament and the table locked, and ``read`` current under the
     lock."""
@@ -125,7 +125,7 @@ class ResultEntry:
 
 
 @contextlib.contextmanager
-def result_entry(tournament: Tournament, table_id: int, version: int, idempotency_key: str) -> Iterator[ResultEntry]:
+def start_entry(tournament: Tournament, table_id: int, version: int, idempotency_key: str) -> Iterator[EntryStart]:
     """The one way every result entry starts (a winner, a loser, the formats alike).
 
     Before the tournament lock (the hall's taps queue there): a malformed key is refused, the
@@ -140,7 +140,7 @@ def result_entry(tournament: Tournament, table_id: int, version: int, idempotenc
     read = read_table(tournament, table_id)
     replay = read.replay(idempotency_key)
     if replay is not None:
-        yield ResultEntry(replayed=replay)
+        yield EntryStart(replayed=replay)
         return
     with transaction.atomic():
         locked = lock_tournament(tournament.pk)
@@ -148,14 +148,14 @@ def result_entry(tournament: Tournament, table_id: int, version: int, idempotenc
         if table.version != version:
             replay = _replayed_game(idempotency_key, table_id)
             if replay is not None:
-                yield ResultEntry(replayed=replay)
+                yield EntryStart(replayed=replay)
                 return
         check_writable(table, version)
         if table.status == enums.TableStatus.DECIDED:
             raise ServiceError(_("Table %(number)d is already decided.") % {"number": table.number})
         if read.version != table.version:
             read = read_table(locked, table_id)
-        yield ResultEntry(tournament=locked, table=table, read=read)
+        yield EntryStart(tournament=locked, table=table, read=read)
 
 
 def _replayed_game(idempotency_key: str, table_id: int) -> Game | None:
@@ -275,7 +275,7 @@ def winner_recorder(*, score: Score, refresh: Refresh) -> Callable[..., Game]:
         table, a winner who does not sit at the table, card points for a player
         not at the table or below zero, a missing first dealer.
         """
-        with result_entry(tournament, table_id, version, idempotency_key) as entry:
+        with start_entry(tournament, table_id, version, idempotency_key) as entry:
             if entry.replayed is not None:
                 return entry.replayed
             assert entry.tournament is not None and entry.table is not None and entry.read is not None

@@ -610,21 +610,7 @@ def as_json(snap: Snapshot) -> dict[str, Any]:
                         "is_duel": table.is_duel,
                         "wins_needed": table.wins_needed,
                         "points_target": table.points_target,
-                        "seats": [
-                            {
-                                "position": seat.position,
-                                "start_number": seat.start_number,
-                                "name": seat.name,
-                                "club": seat.club,
-                                "games_won": seat.games_won,
-                                "points": seat.points,
-                                "place": seat.place,
-                                "chips": seat.chips,
-                                "out": seat.out,
-                                "life_bands": seat.bands,
-                            }
-                            for seat in table.seats
-                        ],
+                        "seats": [_json_seat(snap.format, seat) for seat in table.seats],
                     }
                     for table in rnd.tables
                 ],
@@ -634,6 +620,28 @@ def as_json(snap: Snapshot) -> dict[str, Any]:
         "standings": [_json_standing(snap.format, row) for row in (snap.standings or snap.ranking)],
         "pool": [{"start_number": number, "name": name} for number, name in snap.pool],
     }
+
+
+# What a seat counts only in some formats, in api.json where the format says so (``Format.json_seat_counts``).
+FORMAT_SEAT_KEYS = frozenset({"chips", "life_bands"})
+
+
+def _json_seat(fmt: Format, seat: PublicSeat) -> dict[str, Any]:
+    """One seat of a table: who sits there, what the seat counts (games won, points, the place),
+    and the format's own counts (life bands: the chips left and the bands)."""
+    row = {
+        "position": seat.position,
+        "start_number": seat.start_number,
+        "name": seat.name,
+        "club": seat.club,
+        "games_won": seat.games_won,
+        "points": seat.points,
+        "place": seat.place,
+        "chips": seat.chips,
+        "out": seat.out,
+        "life_bands": seat.bands,
+    }
+    return {key: value for key, value in row.items() if key not in FORMAT_SEAT_KEYS or key in fmt.json_seat_counts}
 
 
 def _json_standing(fmt: Format, row: Standing) -> dict[str, Any]:

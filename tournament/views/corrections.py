@@ -17,6 +17,7 @@ carried on).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
@@ -28,7 +29,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from games.models import Game, GameStatus
+from games.models import Game, GameScore, GameStatus
 from tournament import enums, naming
 from tournament.errors import ServiceError
 from tournament.formats import registry
@@ -166,7 +167,7 @@ def _page(
         "fmt": fmt,
         "view": view,
         "table": view.table,
-        "games": _games(view, typed),
+        "games": _games(view, typed, fmt.cards_held),
         "typed": typed,
         "counts_card_points": fmt.counts_card_points(view.table),
         "reopenable": corrections.reopenable(view.table),
@@ -210,7 +211,7 @@ def _typed(form: CorrectionForm, action: str) -> Typed:
     )
 
 
-def _games(view: play_reads.TableView, typed: Typed) -> list[dict[str, object]]:
+def _games(view: play_reads.TableView, typed: Typed, cards_held: Callable[[GameScore], int]) -> list[dict[str, object]]:
     """Every game of the table with its scores by player, newest number last, the valid one of
     each number after the ones it replaced. The game whose correction was refused shows what was
     typed (``typed``): the chosen player and the card points, not the game's own."""
@@ -219,8 +220,7 @@ def _games(view: play_reads.TableView, typed: Typed) -> list[dict[str, object]]:
         held: dict[int, object] = {}
         for score in game.scores.all():
             if score.player_id != game.winner_id:
-                # The knockout final keeps the cards in ``hand["cards"]`` (the winner scores them).
-                held[score.player_id] = score.hand.get("cards", score.points) if score.hand else score.points
+                held[score.player_id] = cards_held(score)  # as the format keeps them (``Format.cards_held``)
         refused = typed.action == "correct" and typed.game_id == game.pk
         seats = []
         for seat in view.seats:

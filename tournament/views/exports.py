@@ -28,13 +28,13 @@ from games.models import STATUS_WORDS, Game, GameScore
 from tournament import enums, naming
 from tournament.backups import portable
 from tournament.formats import registry
+from tournament.formats.entries import CARD_LABELS
 from tournament.http import HtmxHttpRequest
 from tournament.models import Seat, Tournament
 from tournament.permissions import tournament_role
 from tournament.selectors import audit as audit_reads
 from tournament.selectors import ranking as ranking_reads
 from tournament.streaming import ReadableStream
-from tournament.views.referee import CARD_LABELS
 
 STATUS_LABELS = STATUS_WORDS
 T = TypeVar("T")

@@ -12,25 +12,12 @@ returns the cleaned values.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from django import forms
 from django.http import HttpRequest
-from django.utils.translation import gettext as _
 
-from games.rules.uno import CARD_KINDS, MAX_CARD_POINTS, MAX_CARDS_OF_A_KIND
-
-
-def to_int(value: object) -> int | None:
-    """A whole number as posted (spaces around it allowed), or None for nothing or anything else."""
-    if value is None:
-        return None
-    try:
-        return int(str(value).strip())
-    except ValueError:
-        return None
+from tournament.formats.entries import read_card_entries, to_int
 
 
 class Int(forms.Field):
@@ -105,58 +92,16 @@ class LossForm(VersionForm):
     key = Text()
 
 
-@dataclass(frozen=True)
-class Entered:
-    """What the referee entered in a refused calculator form, shown again so nothing is typed twice."""
-
-    winner: int | None = None
-    points: Mapping[int, int] | None = None
-    hands: Mapping[int, Mapping[str, int]] | None = None
-
-
-def card_entries(data: Mapping[str, str]) -> tuple[Entered, str]:
-    """Card points typed as numbers (``points_<player>``) and hands tapped on the calculator
-    (``hand_<player>_<card>``), per player, with the ``winner``.
-
-    Returns what was entered (also when it is refused, so the form can show it again) and a
-    translated problem, or "" when the entries are well formed.
-    """
-    points: dict[int, int] = {}
-    hands: dict[int, dict[str, int]] = {}
-    problem = ""
-    for key, value in data.items():
-        if key.startswith("points_"):
-            pid = to_int(key.removeprefix("points_"))
-            if pid is None or value.strip() == "":
-                continue
-            number = to_int(value)
-            if number is None or not 0 <= number <= MAX_CARD_POINTS:
-                problem = problem or _("Card points must be whole numbers from 0 to %(max)d.") % {
-                    "max": MAX_CARD_POINTS
-                }
-                continue
-            points[pid] = number
-        elif key.startswith("hand_"):
-            pid_text, _sep, card = key.removeprefix("hand_").partition("_")
-            pid, count = to_int(pid_text), to_int(value)
-            if pid is None or count is None or card not in CARD_KINDS or not 0 <= count <= MAX_CARDS_OF_A_KIND:
-                problem = problem or _("The calculator sent an unknown card or count. Reload the page.")
-                continue
-            if count:
-                hands.setdefault(pid, {})[card] = count
-    return Entered(winner=to_int(data.get("winner")), points=points, hands=hands), problem
-
-
 class CardEntryForm(VersionForm):
     """A won game: the winner, the tablet's idempotency key, and the calculator's card entries
-    (``entered``, ``problem``: see ``card_entries``)."""
+    (``entered``, ``problem``: see ``formats.entries.read_card_entries``)."""
 
     winner = Int()
     key = Text()
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
-        cleaned["entered"], cleaned["problem"] = card_entries(self.data)
+        cleaned["entered"], cleaned["problem"] = read_card_entries(self.data)
         return cleaned
 
 

@@ -17,7 +17,7 @@ form), showing the current state and, for the calculator, the hands entered.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from urllib.parse import quote
 
 from django.contrib import messages
@@ -25,14 +25,13 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from games.models import Game
-from games.rules.uno import ACTION_CARDS, NUMBER_CARDS
 from tournament import enums, polling, writes
 from tournament.errors import ServiceError
 from tournament.formats import registry
+from tournament.formats.record import Entered, EntryRefused
 from tournament.http import HtmxHttpRequest, answers_refusals
 from tournament.models import Table, Tournament
 from tournament.permissions import tournament_role
@@ -40,18 +39,7 @@ from tournament.play import results
 from tournament.polling import polled
 from tournament.selectors import play as play_reads
 from tournament.views import printing
-from tournament.views.forms import CardEntryForm, DealerForm, Entered, LossForm, VersionForm, audit_dump
-
-# The calculator's keys: number cards show their digit; action cards a short,
-# translated name (the key is about 90 px wide on a tablet).
-CARD_LABELS: Mapping[str, object] = {
-    **{card: card for card in NUMBER_CARDS},
-    "draw_two": pgettext_lazy("UNO card key", "+2"),
-    "reverse": pgettext_lazy("UNO card key", "⇄ Reverse"),
-    "skip": pgettext_lazy("UNO card key", "⊘ Skip"),
-    "wild": pgettext_lazy("UNO card key", "Wild"),
-    "wild_draw_four": pgettext_lazy("UNO card key", "Wild +4"),
-}
+from tournament.views.forms import DealerForm, VersionForm, audit_dump
 
 
 def _asked_table(request: HtmxHttpRequest) -> int | None:
@@ -102,29 +90,6 @@ def tables(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     return render(request, template, context)
 
 
-def _calculators(tournament: Tournament, seats: list[object], entered: Entered | None) -> list[dict[str, object]]:
-    """One calculator per seat: its keys with the counts entered (0 on a fresh form) and the typed points."""
-    scoring = tournament.scoring_table
-    hands = (entered.hands if entered else None) or {}
-    points = (entered.points if entered else None) or {}
-    calculators = []
-    for seat in seats:
-        pid = seat.player_id  # type: ignore[attr-defined]
-        hand = hands.get(pid, {})
-        keys = [
-            {
-                "card": card,
-                "label": CARD_LABELS[card],
-                "value": int(card) if card in NUMBER_CARDS else scoring[card],
-                "count": hand.get(card, 0),
-            }
-            for card in NUMBER_CARDS + ACTION_CARDS
-        ]
-        typed = points.get(pid)
-        calculators.append({"seat": seat, "keys": keys, "typed": "" if typed is None else typed})
-    return calculators
-
-
 def _table_context(
     request: HtmxHttpRequest,
     tournament: Tournament,
@@ -152,8 +117,7 @@ def _table_context(
         "error": error,
         "notice": notice,
         "idempotency_key": uuid.uuid4().hex,
-        "calculators": _calculators(tournament, view.seats, entered),
-        "entered_winner": entered.winner if entered else None,
+        **fmt.result_entry.context(tournament, view, entered),
         # With a second confirmation, whoever entered a game of the table cannot confirm its result.
         "own_entry": tournament.confirm_results
         and any(game.status == "valid" and game.entered_by_id == request.user.pk for game in view.games),
@@ -251,9 +215,12 @@ def _refused_entry(
 
 
 def _refused_game(request: HtmxHttpRequest, error: ServiceError, tournament: Tournament, table_id: int) -> HttpResponse:
-    """A won game was refused: the table again with why (409) and the calculator as it was entered."""
-    entered = None if registry.of(tournament).records_loser else CardEntryForm.read(request)["entered"]
-    return _refused(request, tournament, table_id, error.message, entered)
+    """A game's result was refused: the table again with why (409) and the calculator as it was
+    entered. A refusal at the entry's door (nothing to record yet) is audited here, the services
+    audit their own."""
+    if isinstance(error, EntryRefused):
+        return _refused(request, tournament, table_id, error.message, error.entered, attempt=error.attempt)
+    return _refused(request, tournament, table_id, error.message)
 
 
 @require_POST
@@ -273,57 +240,16 @@ def set_dealer(request: HtmxHttpRequest, tournament: Tournament, table_id: int) 
     return _saved(request, tournament, table_id, notice)
 
 
-def _winner_notice(game: Game) -> str:
-    name = game.winner.name if game.winner is not None else ""
-    if game.replayed:
-        return _("Already saved: game %(number)d, won by %(name)s.") % {"number": game.number, "name": name}
-    return _("Saved: game %(number)d, won by %(name)s.") % {"number": game.number, "name": name}
-
-
 @require_POST
 @tournament_role(enums.Role.REFEREE)
 @answers_refusals(_refused_game)
 def record_game(request: HtmxHttpRequest, tournament: Tournament, table_id: int) -> HttpResponse:
-    fmt = registry.of(tournament)
-    if fmt.records_loser:
-        return _record_loss(request, tournament, table_id)
-    posted = CardEntryForm.read(request)
-    entered: Entered = posted["entered"]
-    if posted["problem"]:
-        return _refused(request, tournament, table_id, posted["problem"], entered, attempt="record_game")
-    if entered.winner is None:
-        return _refused(request, tournament, table_id, _("Tap the winner of the game."), entered, attempt="record_game")
-    game = fmt.record_result(
-        tournament=tournament,
-        actor=request.user,
-        table_id=table_id,
-        winner_id=entered.winner,
-        version=posted["version"],
-        idempotency_key=posted["key"],
-        card_points=entered.points,
-        hands=entered.hands,
+    """A game's result as the format enters it (``Format.result_entry``: the winner with the
+    calculator's card points, or the loser); a refusal is answered by ``_refused_game``."""
+    recorded = registry.of(tournament).result_entry.enter(
+        tournament=tournament, actor=request.user, table_id=table_id, data=request.POST
     )
-    return _saved(request, tournament, table_id, _winner_notice(game), game)
-
-
-def _record_loss(request: HtmxHttpRequest, tournament: Tournament, table_id: int) -> HttpResponse:
-    posted = LossForm.read(request)
-    if posted["loser"] is None:
-        return _refused(request, tournament, table_id, _("Tap the player who lost the game."), attempt="record_loss")
-    game = registry.of(tournament).record_result(
-        tournament=tournament,
-        actor=request.user,
-        table_id=table_id,
-        loser_id=posted["loser"],
-        version=posted["version"],
-        idempotency_key=posted["key"],
-    )
-    name = game.loser.name if game.loser is not None else ""
-    if game.replayed:
-        notice = _("Already saved: game %(number)d, %(name)s hands in a chip.")
-    else:
-        notice = _("Saved: game %(number)d, %(name)s hands in a chip.")
-    return _saved(request, tournament, table_id, notice % {"number": game.number, "name": name}, game)
+    return _saved(request, tournament, table_id, recorded.notice, recorded.game)
 
 
 def _versioned(

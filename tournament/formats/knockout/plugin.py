@@ -7,7 +7,7 @@ from django.urls import path
 
 from tournament import enums
 from tournament.formats.base import Entry
-from tournament.formats.knockout import views
+from tournament.formats.knockout import dry_run, reads, rules, services, views
 from tournament.formats.record import build
 
 FINAL_TARGET = path(
@@ -16,6 +16,10 @@ FINAL_TARGET = path(
 
 FORMAT = build(
     "knockout",
+    rules=rules,
+    services=services,
+    reads=reads,
+    dry_run=dry_run,
     label=enums.Format.KNOCKOUT.label,
     games=(enums.Game.UNO,),
     entry=Entry.WINNER,

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from games.models import GameStatus
 from tournament import day_plan, enums, naming
+from tournament.formats import entries
 from tournament.formats.knockout import rules as knockout
 from tournament.formats.record import START_NUMBER_RULE, Label, PublicExtras, RankedPlayer, Standing, ranked_players
 from tournament.models import Player, Round, Seat, Table, Tournament
@@ -287,3 +288,7 @@ def expected_plan(tournament: Tournament, players: int) -> day_plan.ExpectedPlan
 def expected_sharp_play(tournament: Tournament) -> int | None:
     """UNO has no sharp play."""
     return None
+
+
+# The card points left in hand are kept in the score's ``hand["cards"]`` (``entries.cards_held``).
+cards_held = entries.cards_held

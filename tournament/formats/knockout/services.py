@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from games.models import GameStatus
 from tournament import draws, enums, naming, seating
 from tournament.errors import NeedsChoice, ServiceError
+from tournament.formats import entries
 from tournament.formats.base import FormatError
 from tournament.formats.knockout import reads
 from tournament.formats.knockout import rules as knockout
@@ -630,4 +631,5 @@ def next_step(
 
 # The names the format's record reads (``tournament.formats.record.build``).
 record_result = record_game
+result_entry = entries.WinnerEntry(record_game)
 undo_result = undo_last_game

@@ -24,6 +24,8 @@ from tournament.models import LedgerEntry, Player, PoolEntry, Round, Seat, Table
 RANKING_TITLE = gettext_lazy("Final ranking")
 RANKING_COLUMNS = ("reached",)
 LIVE_STANDINGS = False
+# A seat in api.json says its chips and the player's life bands left (``Format.json_seat_counts``).
+json_seat_counts = ("chips", "life_bands")
 RULE_LABELS: dict[str, Label] = {
     life_bands.RULE_GRAND_FINAL: gettext_lazy("place in the grand final"),
     life_bands.RULE_NOT_IN_GRAND_FINAL: gettext_lazy("did not reach the grand final"),

@@ -24,6 +24,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from games.models import Game, GameStatus
 from tournament import draws, enums, naming, seating
 from tournament.errors import NeedsChoice, ServiceError, UnknownStep
+from tournament.formats import entries
 from tournament.formats.base import FormatError
 from tournament.formats.life_bands import reads
 from tournament.formats.life_bands import rules as life_bands
@@ -404,7 +405,7 @@ def record_loss(
     """Record a game's loser: one chip handed in. A retry with the same key
     records nothing more; a stale view, a closed or decided table, a loser who
     is not (or no longer) playing at the table are refused."""
-    with results.result_entry(tournament, table_id, version, idempotency_key) as entry:
+    with results.start_entry(tournament, table_id, version, idempotency_key) as entry:
         if entry.replayed is not None:
             return entry.replayed
         assert entry.tournament is not None and entry.table is not None and entry.read is not None
@@ -718,4 +719,5 @@ def next_step(
 
 # The names the format's record reads (``tournament.formats.record.build``).
 record_result = record_loss
+result_entry = entries.LoserEntry(record_loss)
 undo_result = undo_last_loss

@@ -17,6 +17,7 @@ from games.models import GameStatus
 from tournament import designs, draws, enums, seating
 from tournament.desk.players import lock_player
 from tournament.errors import NeedsChoice, NeedsConfirmation, ServiceError
+from tournament.formats import entries
 from tournament.formats.points import reads
 from tournament.formats.points import rules as points
 from tournament.formats.record import StepDone, refuse_other_format
@@ -567,4 +568,5 @@ def next_step(
 
 # The names the format's record reads (``tournament.formats.record.build``).
 record_result = record_game
+result_entry = entries.WinnerEntry(record_game)
 undo_result = undo_last_game

@@ -11,8 +11,10 @@
 from __future__ import annotations
 
 import ast
+import importlib
 import re
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from django.template.loader import get_template
@@ -27,10 +29,9 @@ ROOT = Path(__file__).resolve().parents[3]
 RECORDS = list(registry.FORMATS.values())
 
 
-@pytest.mark.parametrize("record", RECORDS, ids=lambda record: record.slug)
-def test_every_record_is_complete(record: Format) -> None:
+def assert_complete(record: Format) -> None:
+    """What every format's record must hold (a fourth format's too: ``test_a_fourth_format_...``)."""
     assert record.slug == record.spec.slug
-    assert record.slug in enums.Format.values
     assert set(record.games) <= set(enums.Game.values) and record.games
     assert set(record.spec.stages) <= set(enums.Stage.values)
     for name in vars(record.templates).values():
@@ -45,12 +46,25 @@ def test_every_record_is_complete(record: Format) -> None:
         reverse(f"tournament:{pattern.name}", args=[1, 1])
 
 
-@pytest.mark.parametrize("record", RECORDS, ids=lambda record: record.slug)
-def test_every_rule_has_a_label(record: Format) -> None:
-    rules = __import__(f"tournament.formats.{record.slug}.rules", fromlist=["rules"])
+def assert_rules_labelled(record: Format, rules: ModuleType) -> None:
     codes = {value for name, value in vars(rules).items() if name.startswith("RULE_")}
     assert codes, record.slug
     assert codes == set(record.rule_labels), record.slug
+
+
+@pytest.mark.parametrize("record", RECORDS, ids=lambda record: record.slug)
+def test_every_record_is_complete(record: Format) -> None:
+    assert record.slug in enums.Format.values
+    assert_complete(record)
+
+
+def test_every_format_choice_has_a_record() -> None:
+    assert set(registry.FORMATS) == set(enums.Format.values)
+
+
+@pytest.mark.parametrize("record", RECORDS, ids=lambda record: record.slug)
+def test_every_rule_has_a_label(record: Format) -> None:
+    assert_rules_labelled(record, importlib.import_module(f"tournament.formats.{record.slug}.rules"))
 
 
 def test_a_game_is_played_with_its_formats() -> None:
@@ -142,3 +156,28 @@ def test_the_play_core_never_looks_a_format_up() -> None:
             for alias in node.names
         } | {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
         assert not any("registry" in name for name in imported), f"{path.name} imports the registry"
+
+
+THROWAWAY = ROOT / "tournament/tests/formats/throwaway"
+
+
+def test_a_fourth_format_needs_its_package_and_one_registry_line(monkeypatch, settings) -> None:
+    """The rule for adding a format (ARCHITECTURE.md, "Adding a format"), tried: a throwaway format
+    written as a package (``tests/formats/throwaway``: rules, services, reads, dry_run, plugin and
+    its templates) and one line in the registry is accepted by the checks every format passes. (Its
+    choice in ``enums.Format``, with the migration of ``Tournament.format``'s choices, is the rule's
+    last step; a throwaway format never reaches the database.)"""
+    settings.TEMPLATES = [{**settings.TEMPLATES[0], "DIRS": [*settings.TEMPLATES[0]["DIRS"], THROWAWAY / "templates"]}]
+    from tournament.tests.formats.throwaway import plugin, rules
+
+    monkeypatch.setitem(registry.FORMATS, "throwaway", plugin.FORMAT)  # the one registry line
+    record = registry.get("throwaway")
+    assert_complete(record)
+    assert_rules_labelled(record, rules)
+    assert record in registry.for_game(enums.Game.UNO)
+    assert not record.records_loser and record.result_entry.read({"winner": "7"})[0].winner == 7
+    assert record.cards_held is not None and record.json_seat_counts == ()
+    # Its pure rules import no Django, like every format's.
+    test_the_pure_core_imports_no_django(THROWAWAY / "rules.py")
+    # Nothing outside the formats had to learn of it: no branch names it.
+    assert not any("throwaway" in path.read_text() for path in _sources())

@@ -247,7 +247,7 @@ def test_life_bands_projector_shows_chips_bands_and_pool(client):
     data = client.get(url("api", tournament)).json()
     assert data["pool"] == [{"start_number": loser.start_number, "name": loser.name}]
     out = next(s for t in data["rounds"][0]["tables"] for s in t["seats"] if s["name"] == loser.name)
-    assert out["out"] is True and out["life_bands"] == 1
+    assert out["out"] is True and out["life_bands"] == 1 and out["chips"] == 0
 
 
 def test_points_projector_shows_standings(client):
@@ -257,6 +257,10 @@ def test_points_projector_shows_standings(client):
     simulation.simulate(tournament, seed=2)
     body = client.get(url("projector_screen", tournament)).content.decode()
     assert "Final standings" in body and "Penalty points" in body
-    standings = client.get(url("api", tournament)).json()["standings"]
+    data = client.get(url("api", tournament)).json()
+    standings = data["standings"]
     assert [row["place"] for row in standings] == list(range(1, 10))
     assert standings == sorted(standings, key=lambda row: row["points"])
+    # Chips and life bands are life bands' own: a points seat says games won and points only.
+    seats = [seat for rnd in data["rounds"] for table in rnd["tables"] for seat in table["seats"]]
+    assert seats and all("chips" not in seat and "life_bands" not in seat and "points" in seat for seat in seats)

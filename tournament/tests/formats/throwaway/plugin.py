@@ -1,0 +1,19 @@
+"""The throwaway format's record (``tournament.formats.record.build``), as a fourth format writes it."""
+
+from __future__ import annotations
+
+from tournament import enums
+from tournament.formats.base import Entry
+from tournament.formats.record import build
+from tournament.tests.formats.throwaway import dry_run, reads, rules, services
+
+FORMAT = build(
+    "throwaway",
+    rules=rules,
+    services=services,
+    reads=reads,
+    dry_run=dry_run,
+    label="First to two wins",
+    games=(enums.Game.UNO,),
+    entry=Entry.WINNER,
+)
