@@ -269,9 +269,10 @@ def counts_card_points(table: Table) -> bool:
     return table.points_target is not None
 
 
-def expected_plan(tournament: Tournament, players: int) -> day_plan.ExpectedPlan:
-    """The rounds the planner would seat for ``players`` (``tournament.day_plan``)."""
-    settings = knockout.KnockoutSettings(  # as the services seat with them
+def settings_of(tournament: Tournament) -> knockout.KnockoutSettings:
+    """The tournament's settings as the pure planner takes them (the services seat with them, the
+    expected plan plans with them)."""
+    return knockout.KnockoutSettings(
         preferred=tournament.table_size,
         largest=tournament.table_size_max,
         final_size=tournament.final_size,
@@ -282,7 +283,11 @@ def expected_plan(tournament: Tournament, players: int) -> day_plan.ExpectedPlan
         final_wins_target=tournament.final_wins_target,
         duel_wins_needed=tournament.duel_wins_needed,
     )
-    return day_plan.knockout_plan(players, settings)
+
+
+def expected_plan(tournament: Tournament, players: int) -> day_plan.ExpectedPlan:
+    """The rounds the planner would seat for ``players`` (``tournament.day_plan``)."""
+    return day_plan.knockout_plan(players, settings_of(tournament))
 
 
 def expected_sharp_play(tournament: Tournament) -> int | None:

@@ -46,20 +46,6 @@ STAGE_BY_FORMAT_STAGE = {
 }
 
 
-def _settings(tournament: Tournament) -> knockout.KnockoutSettings:
-    return knockout.KnockoutSettings(
-        preferred=tournament.table_size,
-        largest=tournament.table_size_max,
-        final_size=tournament.final_size,
-        wins_needed=tournament.wins_needed,
-        wins_needed_large_table=tournament.wins_needed_large_table,
-        points_target=tournament.final_points_target,
-        final_target_kind=tournament.final_target_kind,
-        final_wins_target=tournament.final_wins_target,
-        duel_wins_needed=tournament.duel_wins_needed,
-    )
-
-
 def final_table_fields(tournament: Tournament) -> dict[str, int | None]:
     """The target a final table is seated with (a snapshot: changing the setting later does not
     change a seated final). To points: ``points_target``; to wins: ``wins_needed`` (the table is
@@ -224,7 +210,7 @@ def generate_next_round(
 def _plan(tournament: Tournament, choice: str) -> knockout.NextRound | knockout.Finished:
     try:
         return knockout.plan_next_round(
-            reads.entrants(tournament), reads.round_results(tournament), _settings(tournament), choice
+            reads.entrants(tournament), reads.round_results(tournament), reads.settings_of(tournament), choice
         )
     except FormatError as error:
         raise _format_error(error) from None
@@ -555,7 +541,8 @@ def _downstream(tournament: Tournament, table: Table) -> list[corrections.Swap]:
     started = AuditEntry.objects.filter(tournament=tournament, action="round_started", detail__round=following.number)
     choice = str((started.values_list("detail", flat=True).first() or {}).get("choice") or "")
     try:
-        plan = knockout.plan_next_round(reads.entrants(tournament), results_so_far, _settings(tournament), choice)
+        settings = reads.settings_of(tournament)
+        plan = knockout.plan_next_round(reads.entrants(tournament), results_so_far, settings, choice)
     except FormatError as error:
         raise _format_error(error) from None
     seated = dict(Seat.objects.filter(table__round=following).values_list("player_id", "table_id"))
