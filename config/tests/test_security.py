@@ -40,12 +40,6 @@ from config.security import client_ip
 pytestmark = [pytest.mark.django_db]
 
 
-@pytest.fixture(autouse=True)
-def _fast_password_hash(settings):  # type: ignore[no-untyped-def]
-    """Throttling and validation are under test, not the hash: the slow default would cost seconds a login."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 ROOT = Path(__file__).resolve().parents[2]
 PASSWORD = "right-password-2026"
 WRONG = "wrong-password-2026"

@@ -26,13 +26,6 @@ from tournament.management.commands import load_demo, serve
 from tournament.models import StaffRole
 from tournament.tests.desk.helpers import snapshot
 
-
-@pytest.fixture(autouse=True)
-def _fast_password_hash(settings):  # type: ignore[no-untyped-def]
-    """Throttling and validation are under test, not the hash: the slow default would cost seconds a login."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 User = get_user_model()
 GOOD = "tafel-sieben-2026"
 TAKEN = "This user name is taken; choose another."

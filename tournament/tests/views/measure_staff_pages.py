@@ -139,11 +139,10 @@ def pages(tournament, rnd: Round) -> dict[str, str]:  # type: ignore[no-untyped-
 
 
 @pytest.mark.parametrize("fmt", [enums.Format.KNOCKOUT, enums.Format.POINTS])
-def test_measure(client, staff_user, fmt, settings):  # type: ignore[no-untyped-def]
+def test_measure(client, staff_user, fmt):  # type: ignore[no-untyped-def]
     from config.wsgi import settle_heap  # importing it settles this process as a worker's
 
     settle_heap()  # again: what the first test built is frozen too (it lives as long as the run)
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     tournament = quick_field(fmt, SIZE)
     client.force_login(staff_user(tournament, enums.Role.ORGANISER))
     if fmt == enums.Format.KNOCKOUT:

@@ -317,11 +317,10 @@ def client_handler_fixture() -> ClientHandler:
 
 
 @pytest.fixture(autouse=True, name="_cheap_clients")
-def cheap_clients_fixture(client, client_handler, settings):  # type: ignore[no-untyped-def]
-    """Roles, not passwords or static files, are under test here: users get a fast password hash,
-    and the module's test clients share one handler, whose middleware is loaded once (WhiteNoise
+def cheap_clients_fixture(client, client_handler):  # type: ignore[no-untyped-def]
+    """Roles, not static files, are under test here (passwords hash fast in every test: the root
+    conftest): the module's test clients share one handler, whose middleware is loaded once (WhiteNoise
     scans the static files each time, 0.2 s). Cookies and the session stay each client's own."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     client.handler = client_handler
 
 

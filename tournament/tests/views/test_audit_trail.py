@@ -50,11 +50,6 @@ IPAD = (
 )
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):  # type: ignore[no-untyped-def]
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def post(client: Client, path: str, data: dict[str, object]):  # type: ignore[no-untyped-def]
     return client.post(path, data, HTTP_HX_REQUEST="true", HTTP_HX_TARGET="table-panel")
 

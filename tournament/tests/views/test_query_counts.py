@@ -668,11 +668,6 @@ PINNED: dict[str, dict[str, int]] = {
 
 
 @pytest.fixture(autouse=True)
-def _fast_passwords(settings):  # type: ignore[no-untyped-def]
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(autouse=True)
 def _projector_reads_whole(monkeypatch):  # type: ignore[no-untyped-def]
     # Both sizes read the projector's screen whole (a big field reads it window by window, with
     # its own fixed count: test_screen_windows.py), so the pins compare one way of reading.
