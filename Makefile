@@ -7,6 +7,10 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PG_URL ?= postgres://postgres@127.0.0.1:5432/spielleitung
 TEST_ENV := DJANGO_SECRET_KEY=test-only-secret-key DJANGO_DEBUG=0
+# Where the shell sets PYTHONDONTWRITEBYTECODE, every pytest process (each xdist worker of each of the
+# three runs) would rewrite the asserts of every test module again: about 8 s of CPU each. Written once,
+# the bytecode (git-ignored __pycache__) serves the later processes.
+unexport PYTHONDONTWRITEBYTECODE
 RUN_ENV = DJANGO_SECRET_KEY="$$(cat var/secret_key)" DJANGO_DEBUG=0
 
 .PHONY: dry-runs run install test lint types js-test pytest-postgres pytest-sqlite pytest-browser postgres chromium zbar axe bench messages clean
