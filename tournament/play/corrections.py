@@ -163,7 +163,7 @@ def correct_game(
         fmt.corrections.rescore(locked, table, new, card_points, hands)
         return new, _game_line(game, new)
 
-    return _corrected(
+    return _apply_correction(
         _CorrectionCall(tournament, fmt, actor, table_id, game_id, version, reason, confirm, void_downstream),
         change=change,
         action="game_corrected",
@@ -191,7 +191,7 @@ def void_game(
         fmt.corrections.give_back(locked, table, game, actor)
         return game, _("Game %(number)d is voided (%(what)s).") % {"number": game.number, "what": _describe(game)}
 
-    return _corrected(
+    return _apply_correction(
         _CorrectionCall(tournament, fmt, actor, table_id, game_id, version, reason, confirm, void_downstream),
         change=change,
         action="game_voided",
@@ -284,7 +284,7 @@ class _CorrectionCall:
     void_downstream: bool
 
 
-def _corrected(
+def _apply_correction(
     call: _CorrectionCall,
     *,
     change: Callable[[Tournament, Table, Game, str], tuple[Game, str]],

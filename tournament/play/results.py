@@ -32,7 +32,7 @@ from tournament.writes import User, acting_user, audit, bump, lock_tournament, r
 # Recompute a table from its valid games (the format's rules): (tournament, table, actor).
 Refresh = Callable[[Tournament, Table, User], None]
 # The card points left in the other hands, as entered on the calculator: {player: (points, hand)}.
-# Priced (and checked) only when called: formats that count no card points never ask.
+# Read (and checked) only when called: formats that count no card points never ask.
 CardPointsReader = Callable[[], dict[int, tuple[int, dict[str, int]]]]
 # Points of one game per player: (tournament, table, winner, card points) -> {player: (points, hand detail)}.
 Score = Callable[[Tournament, Table, int, CardPointsReader], dict[int, tuple[int, dict[str, Any]]]]

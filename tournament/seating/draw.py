@@ -24,7 +24,8 @@ def _sorted_players(players: Iterable[SeatingPlayer]) -> list[SeatingPlayer]:
     return ordered
 
 
-def _cut(order: Sequence[int], sizes: Sequence[int]) -> list[list[int]]:
+def _split_into_tables(order: Sequence[int], sizes: Sequence[int]) -> list[list[int]]:
+    """``order`` cut into consecutive tables of ``sizes`` players, in that order."""
     tables: list[list[int]] = []
     start = 0
     for size in sizes:
@@ -67,7 +68,7 @@ def seat_players(
     clubs = {player.id: player.club for player in ordered}
 
     if not keep_clubs_apart:
-        tables = _cut([player.id for player in ordered], sizes)
+        tables = _split_into_tables([player.id for player in ordered], sizes)
         return SeatingPlan(
             tables=tuple(tuple(table) for table in tables),
             seed=seed,

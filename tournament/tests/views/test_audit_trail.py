@@ -541,7 +541,7 @@ class TestTableAndPlayer:
 
 ROOT = pathlib.Path(__file__).resolve().parents[3]
 # Action codes passed through a variable: the function that passes it on, the argument's position.
-PASSED_ON = {"_leave": 4, "_corrected": None}
+PASSED_ON = {"_leave": 4, "_apply_correction": None}
 
 
 def written_actions() -> tuple[set[str], set[str]]:
