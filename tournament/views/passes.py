@@ -10,6 +10,7 @@ page answers 304 after one indexed query (the pass). A new call to a table rings
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -92,7 +93,7 @@ def _render(
         "token": token,
         "error": error,
         "public_page": True,
-        "poll": {"etag": etag or "", "seconds": POLL_SECONDS},
+        "poll": {"etag": etag or "", "seconds": getattr(settings, "STAFF_POLL_SECONDS", POLL_SECONDS)},
     }
     response = render(request, TEMPLATE + ("#pass-body" if partial else ""), context, status=status)
     if partial and etag and status == 200:
