@@ -71,8 +71,28 @@ def test_a_player_is_called_to_the_table_on_the_phone(  # type: ignore[no-untype
     StaffRole.objects.create(tournament=tournament, user=organiser, role=enums.Role.ORGANISER)
     player = Player.objects.get(tournament=tournament, start_number=1)
 
-    # The desk prints the start cards: the first card's code opens the link printed on it.
+    # A player registered, not yet checked in: the desk's "Pass…" page, "New pass", opened on a phone.
+    late = Player.objects.create(tournament=tournament, name="Rosa Registered", status=enums.PlayerStatus.REGISTERED)
     desk = new_tablet(clerk.username)
+    desk.goto(reverse("tournament:check_in", args=[tournament.pk]) + "?q=Rosa")
+    desk.locator(f'article.player-row[data-player="{late.name}"]').get_by_role("link", name="Pass…").click()
+    desk.get_by_role("button", name="New pass").click()
+    expect(desk.locator(".messages")).to_contain_text("New pass issued")
+    early = desk.locator("a.pass-link").get_attribute("href")
+    assert early
+    no_serious_findings(desk, "desk pass page")
+    screenshot(desk, "pass-00-desk-pass")
+    registered = phone(browser, live_server, "en-US")
+    registered.goto(early)
+    expect(registered.locator(".pass-status")).to_have_text("Registered")
+    expect(registered.get_by_text("You are registered.")).to_be_visible()
+    screenshot(registered, "pass-00-registered-en")
+    # "New pass" again: the phone's open page learns at its next poll that this pass was replaced.
+    desk.get_by_role("button", name="New pass").click()
+    expect(registered.get_by_text("This pass was replaced; ask the desk for your new card.")).to_be_visible()
+    registered.context.close()
+
+    # The desk prints the start cards: the first card's code opens the link printed on it.
     desk.goto(reverse("tournament:print_cards", args=[tournament.pk]))
     card = desk.locator(".start-card").first
     expect(card.locator(".number")).to_have_text("1")
