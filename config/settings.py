@@ -11,6 +11,7 @@ Variables (see README):
     DJANGO_HSTS_SECONDS   Strict-Transport-Security max-age; default 0 (no header)
     DJANGO_HSTS_INCLUDE_SUBDOMAINS, DJANGO_HSTS_PRELOAD  "1" adds the flag to that header; default off
     DJANGO_LOGIN_FAILURE_LIMIT    failed logins that lock a user name at one address; default 5
+    DJANGO_PLAYER_PASS_FAILURES   wrong player-pass links one address may open in ten minutes; default 30
     DJANGO_LOGIN_LOCKOUT_MINUTES  how long that lock lasts; default 15
     DJANGO_PROXY_COUNT    proxies in front that append to X-Forwarded-For; default 0 (REMOTE_ADDR is the client)
     REDIS_URL (or CACHE_URL)  a Redis shared by every process (redis://host:6379/0); default: a cache per process
@@ -194,6 +195,9 @@ LOGIN_FAILURE_LIMIT = env_int("DJANGO_LOGIN_FAILURE_LIMIT", 5, minimum=1)
 LOGIN_LOCKOUT_MINUTES = env_int("DJANGO_LOGIN_LOCKOUT_MINUTES", 15, minimum=1)
 # Counted from REMOTE_ADDR, or from X-Forwarded-For behind this many proxies (config.security.client_ip).
 PROXY_COUNT = env_int("DJANGO_PROXY_COUNT", 0)
+# Failed look-ups of player passes per address (tournament.passes.limits, django-ratelimit in the
+# shared cache): past them the address gets 429 until the window ends.
+PLAYER_PASS_FAILURES = f"{env_int('DJANGO_PLAYER_PASS_FAILURES', 30, minimum=1)}/10m"
 AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
 AXES_COOLOFF_TIME = timedelta(minutes=LOGIN_LOCKOUT_MINUTES)
 # The user name at one address (see the module docstring for why not the address alone).

@@ -821,6 +821,8 @@ class AuditEntry(models.Model):
     action = models.CharField(max_length=60)
     detail = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Who did it when it was a player with their pass (``tournament.passes``; ``actor`` is then None).
+    actor_player = models.ForeignKey("Player", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     # What the entry concerns, for the audit page's filters (the detail keeps the rest).
     table = models.ForeignKey("Table", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     player = models.ForeignKey("Player", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
@@ -874,3 +876,48 @@ def _note_format(sender: type[Tournament], instance: Tournament, **kwargs: Any) 
 
 models.signals.post_init.connect(_note_format, sender=Tournament, dispatch_uid="naming_format")
 models.signals.post_save.connect(_note_format, sender=Tournament, dispatch_uid="naming_format_saved")
+
+
+class PlayerPass(models.Model):
+    """A player's pass: the unguessable link (and QR code on the start card) that opens "my
+    tournament" on their phone without an account (``tournament.passes``).
+
+    The link's secret is never stored: it is derived from ``nonce`` with the site's secret key
+    (``passes.tokens.token_for``), so a copy of the database alone opens no pass, and only its
+    SHA-256 (``token_hash``) is kept for the look-up. A new pass revokes the old (``revoked_at``);
+    a player holds at most one live pass."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="passes")
+    nonce = models.CharField(max_length=64, editable=False)
+    token_hash = models.CharField(max_length=64, unique=True, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("player pass")
+        verbose_name_plural = _("player passes")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player"], condition=Q(revoked_at__isnull=True), name="player_pass_one_live"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id}:{'revoked' if self.revoked_at else 'live'}"
+
+
+class SeatArrival(models.Model):
+    """A player said "I'm at my table" for the seat they were given (one row per seat: a second
+    tap finds it). The organiser's rounds page lists the seats of the tables in play without one."""
+
+    seat = models.OneToOneField(Seat, on_delete=models.CASCADE, related_name="arrival")
+    arrived_at = models.DateTimeField(auto_now_add=True)
+    player_pass = models.ForeignKey(PlayerPass, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        verbose_name = _("arrival at a table")
+        verbose_name_plural = _("arrivals at tables")
+
+    def __str__(self) -> str:
+        return f"{self.seat_id} {self.arrived_at:%H:%M:%S}"

@@ -9,6 +9,7 @@ from tournament.views import (
     exports,
     offline,
     organiser,
+    passes,
     printing,
     public_link,
     referee,
@@ -131,6 +132,11 @@ urlpatterns = [
         name="table_corrections",
     ),
     path("t/<int:tournament_id>/referee/tables/<int:table_id>/time/", referee.call_time, name="call_time"),
+    # The player's pass (tournament.passes): the token is the key, no account.
+    path("pass/<str:token>/", passes.pass_page, name="pass"),
+    path("pass/<str:token>/seated/", passes.sit_down, name="pass_sit_down"),
+    path("t/<int:tournament_id>/players/<int:player_id>/pass/", passes.desk_pass, name="desk_pass"),
+    path("t/<int:tournament_id>/players/<int:player_id>/pass/new/", passes.new_pass, name="new_pass"),
 ]
 # Each format's own pages (the life-bands half tracker, ...).
 urlpatterns += [pattern for record in registry.FORMATS.values() for pattern in record.urlpatterns]

@@ -71,6 +71,20 @@ def audit(tournament: Tournament | None, user: User | None, action: str, /, **de
     )
 
 
+def audit_by_player(tournament: Tournament, actor_player_id: int, action: str, /, **detail: Any) -> None:
+    """Write an entry done by a player with their pass (``tournament.passes``): no user, the
+    player as ``actor_player`` (the audit list says "Name (player pass)"); otherwise as ``audit``."""
+    _write(
+        tournament,
+        None,
+        action,
+        detail,
+        table_id=named_id(detail, TABLE_KEYS),
+        player_id=named_id(detail, PLAYER_KEYS),
+        actor_player_id=actor_player_id,
+    )
+
+
 def _write(
     tournament: Tournament | None,
     user: User | None,
@@ -79,11 +93,13 @@ def _write(
     *,
     table_id: int | None,
     player_id: int | None,
+    actor_player_id: int | None = None,
 ) -> None:
     origin = current_origin()
     AuditEntry.objects.create(
         tournament=tournament,
         actor=acting_user(user),
+        actor_player_id=actor_player_id,
         action=action,
         detail=detail,
         table_id=table_id,

@@ -243,6 +243,7 @@ class AuditRow:
     table: TableChoice | None  # the table it concerns (None: none, or not the tournament's)
     player: Player | None  # the player it names
     reason: str  # why it was refused, or the reason a correction gave ("" for none)
+    by_player: Player | None = None  # the player who did it with their pass (``actor_player``)
 
     @property
     def refused(self) -> bool:
@@ -250,8 +251,12 @@ class AuditRow:
 
     @property
     def person(self) -> str:
-        """The username of who did it, "" for the system."""
-        return self.entry.actor.get_username() if self.entry.actor is not None else ""
+        """The username of who did it, "Name (player pass)" for a player with their pass, "" for the system."""
+        if self.entry.actor is not None:
+            return str(self.entry.actor.get_username())
+        if self.entry.actor_player_id is not None:
+            return _("%(name)s (player pass)") % {"name": player_name(self.by_player, fallback="?")}
+        return ""
 
 
 @dataclass(frozen=True)
@@ -288,7 +293,8 @@ def row(entry: AuditEntry, offered: Choices) -> AuditRow:
     table = offered.tables.get(table_id) if table_id is not None else None
     player = offered.players.get(player_id) if player_id is not None else None
     reason = str(detail.get("reason") or "")
-    return AuditRow(entry, describe(entry.action, detail, table, player, offered), table, player, reason)
+    by_player = offered.players.get(entry.actor_player_id) if entry.actor_player_id is not None else None
+    return AuditRow(entry, describe(entry.action, detail, table, player, offered), table, player, reason, by_player)
 
 
 # --------------------------------------------------------------------------
@@ -353,6 +359,8 @@ SENTENCES = {
     "tournament_created": gettext_lazy("Tournament “%(name)s” created."),
     "tournament_updated": gettext_lazy("Settings changed: %(fields)s."),
     "final_target_changed": gettext_lazy("The seated final's target changed: %(now)s instead of %(was)s."),
+    "pass_issued": gettext_lazy("New pass for %(player)s; the old link no longer opens it."),
+    "sat_down": gettext_lazy("%(where)s: %(player)s is at the table."),
     "public_key_renewed": gettext_lazy("New public link issued; the old link no longer opens the public pages."),
     "scoring_table_changed": gettext_lazy("Scoring table changed."),
     "checklist_item_added": gettext_lazy("Checklist item “%(label)s” added."),

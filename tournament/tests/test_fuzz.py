@@ -42,7 +42,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tournament import enums
-from tournament.models import AuditEntry, Player, Table, Tournament
+from tournament.models import AuditEntry, Player, Seat, Table, Tournament
+from tournament.passes import services as pass_services
 from tournament.tests.factories import PlayerFactory, TournamentFactory, UserFactory
 from tournament.tests.views.scenarios import (  # noqa: F401 (fixtures)
     FORMATS,
@@ -473,3 +474,39 @@ def test_the_forms_were_discovered(
     assert "opens_at" in posts[reverse("tournament:add_window", args=[t])]
     assert any(path.endswith("/check-in/") for path in posts)
     assert len(list(itertools.islice(posts, 10))) == 10
+
+
+@pytest.mark.parametrize("which", FORMATS)
+def test_the_player_pass_never_answers_5xx_and_refusals_change_nothing(
+    client: Client, built: dict[str, Scenario], which: str
+) -> None:
+    """The player's pass (no login, the token is the key): its page and "I'm at my table", with a
+    live pass, a replaced one and hostile tokens, hostile tables (another table's, foreign ids) and
+    hostile queries, plain or htmx. Failed look-ups may run into the limit: a 429 is a refusal too."""
+    scenario = built[which]
+    seat = Seat.objects.filter(table=scenario.playing).select_related("player").first()
+    assert seat is not None
+    _old, replaced = pass_services.issue_pass(tournament=scenario.tournament, actor=None, player_id=seat.player_id)
+    _live, live = pass_services.issue_pass(tournament=scenario.tournament, actor=None, player_id=seat.player_id)
+    tokens = [live, replaced, "A" * 43, "x", "%00", "ä" * 43, live[:-1], live + "A"]
+    tables = [
+        str(pk) for pk in Table.objects.filter(round__tournament=scenario.tournament).values_list("pk", flat=True)
+    ]
+
+    @FUZZ_SETTINGS
+    @given(
+        token=st.sampled_from(tokens),
+        post=st.booleans(),
+        table=st.one_of(
+            st.sampled_from(tables), st.sampled_from(HOSTILE_TEXT), st.sampled_from([str(n) for n in EDGE_NUMBERS])
+        ),
+        query=PUBLIC_QUERIES,
+        htmx=st.booleans(),
+    )
+    def run(token: str, post: bool, table: str, query: dict[str, str], htmx: bool) -> None:
+        if post:
+            check(client, ("post", f"/pass/{token}/seated/", {"table": table, **query}, htmx))
+        else:
+            check(client, ("get", f"/pass/{token}/", query, htmx))
+
+    run()

@@ -34,6 +34,7 @@ from tournament.forms import (
 )
 from tournament.http import HtmxHttpRequest, answers_refusals, refusal
 from tournament.models import Player, Tournament
+from tournament.passes import services as pass_services
 from tournament.permissions import tournament_role
 from tournament.selectors import desk as reads
 from tournament.selectors import printing as print_reads
@@ -511,6 +512,7 @@ def print_cards(request: HtmxHttpRequest, tournament: Tournament) -> HttpRespons
     total = reads.count_for_print(tournament, checked_in_only=True)
     part = print_reads.part(request.GET.get("part", ""), total, print_reads.PLAYERS_PER_PART)
     players = reads.players_for_print(tournament, checked_in_only=True, offset=part.offset, limit=part.size)
+    pass_services.attach_cards(request, players, request.user)
     context = {"tournament": tournament, "players": players, "part": part}
     return render(request, "tournament/print_cards.html", context)
 

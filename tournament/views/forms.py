@@ -212,3 +212,12 @@ class TrackerForm(PostedForm):
 
     def clean(self) -> dict[str, Any]:
         return {"posted": self.data.dict() if hasattr(self.data, "dict") else dict(self.data)}
+
+
+# --- the player's pass ------------------------------------------------------------------------
+
+
+class SitDownForm(PostedForm):
+    """ "I'm at my table": the table the pass page showed (its id)."""
+
+    table = Int()

@@ -25,6 +25,7 @@ from tournament.polling import polled
 from tournament.selectors import audit as audit_reads
 from tournament.selectors import day_plan as plan_reads
 from tournament.selectors import desk as desk_reads
+from tournament.selectors import passes as pass_reads
 from tournament.selectors import play as play_reads
 from tournament.selectors import ranking as ranking_reads
 from tournament.views.desk import confirm_panel
@@ -85,6 +86,8 @@ def _rounds_context(
         # The expected plan kept true by the games measured, and the tables holding the round up.
         "day": plan_reads.read(tournament) if running else None,
         "holding": plan_reads.holding_tables(tournament) if running else (),
+        # Who has not said "I'm at my table" with their pass yet, per running round (one query).
+        "not_seated": pass_reads.not_seated(rounds),
         **fmt.rounds_context(tournament, rounds),
         **extra,
     }

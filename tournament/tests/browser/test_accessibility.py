@@ -34,6 +34,7 @@ from tournament import enums
 from tournament.desk import tombola
 from tournament.formats import registry
 from tournament.models import ChecklistItem, Player, StaffRole
+from tournament.passes import services as pass_services
 from tournament.tests.browser.axe import describe, serious, violations
 from tournament.tests.browser.conftest import PASSWORD, TABLET, TIMEOUT_MS, log_in
 from tournament.tests.factories import PlayerFactory
@@ -105,6 +106,8 @@ SKIPPED = {
     "tournament:tombola_settings": "POST only (tombola)",
     "tournament:tombola_draw": "POST only (tombola)",
     "tournament:tombola_screen": "POST only (tombola)",
+    "tournament:new_pass": "POST only (the desk's pass page)",
+    "tournament:pass_sit_down": "POST only (the player's pass page)",
 }
 # Django's admin: its own pages, not this site's (staff use the tournament pages).
 SKIPPED_NAMESPACES = ("admin:",)
@@ -116,9 +119,27 @@ UNLINKED: dict[str, tuple[str, Callable[[scenarios.Scenario], str]]] = {
     "tournament:plan": (PUBLIC, lambda s: reverse("tournament:plan", args=[s.ready.public_key])),
     # The desk keeps equipment only where an item is handed back (arranged below).
     "tournament:equipment": (enums.Role.DESK, lambda s: reverse("tournament:equipment", args=[s.tournament.pk])),
+    # A player's pass (its link is printed on the start card): a player seated at a playing table.
+    "tournament:pass": (PUBLIC, lambda s: pass_of_playing(s)),
 }
+
+
+def pass_of_playing(scenario: scenarios.Scenario) -> str:
+    """The pass page of a player at the scenario's playing table (a new pass)."""
+    player = Player.objects.filter(seats__table=scenario.playing).first()
+    assert player is not None
+    _pass, token = pass_services.issue_pass(tournament=scenario.tournament, actor=None, player_id=player.pk)
+    return reverse("tournament:pass", kwargs={"token": token})
+
+
 # The public pages look the same to staff: audited once, without a login.
-PUBLIC_PAGES = {"tournament:projector", "tournament:find", "tournament:accessibility", "tournament:plan"}
+PUBLIC_PAGES = {
+    "tournament:projector",
+    "tournament:find",
+    "tournament:accessibility",
+    "tournament:plan",
+    "tournament:pass",
+}
 # Patterns audited once per table state (dealer pick, playing, decided), not once in all.
 EACH_VARIANT = {"tournament:referee_table", "tournament:table_corrections"}
 

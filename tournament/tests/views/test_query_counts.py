@@ -526,7 +526,7 @@ def measure(client: Client, staff_user, fmt: str, size: int) -> tuple[dict[str, 
 PINNED: dict[str, dict[str, int]] = {
     enums.Format.KNOCKOUT: {
         "round1/referee_tables": 9,
-        "round1/rounds": 16,  # + the playing tables named (read apart); + the plan, the tables holding up (issue 30)
+        "round1/rounds": 17,  # + the playing tables named; + the plan, holding tables (30); + not sat down (32)
         "round1/ranking": 9,
         "round1/export_standings": 8,
         "round1/export_games": 7,
@@ -544,7 +544,7 @@ PINNED: dict[str, dict[str, int]] = {
         "round1/api": 4,
         "round1/find": 6,  # + the tombola prizes the players found won (issue 30)
         "final/referee_tables": 9,
-        "final/rounds": 15,  # + the plan, the tables holding up (issue 30)
+        "final/rounds": 16,  # + the plan, the tables holding up (issue 30); + who has not sat down (issue 32)
         "final/ranking": 9,
         "final/table_cards": 8,
         "final/referee_table_decided": 11,
@@ -567,7 +567,7 @@ PINNED: dict[str, dict[str, int]] = {
     },
     enums.Format.LIFE_BANDS: {
         "round1/referee_tables": 9,
-        "round1/rounds": 25,  # + the plan, the tables holding up (issue 30)
+        "round1/rounds": 26,  # + the plan, the tables holding up (issue 30); + who has not sat down (issue 32)
         # + each player's latest seat (chips, a survived final table) and the pool's qualified:
         # the ranking during play counts bands and chips (issue 27).
         "round1/ranking": 10,
@@ -593,7 +593,7 @@ PINNED: dict[str, dict[str, int]] = {
         "round1/api": 7,
         "round1/find": 9,  # + the tombola prizes the players found won (issue 30)
         "round2/referee_tables": 9,
-        "round2/rounds": 25,  # + the plan, the tables holding up (issue 30)
+        "round2/rounds": 26,  # + the plan, the tables holding up (issue 30); + who has not sat down (issue 32)
         "round2/ranking": 10,
         "round2/referee_table_playing": 11,
         "round2/half_tracker_playing": 10,  # +1: the game kept for the table (TrackerGame)
@@ -621,7 +621,7 @@ PINNED: dict[str, dict[str, int]] = {
     },
     enums.Format.POINTS: {
         "round1/referee_tables": 9,
-        "round1/rounds": 18,  # + the playing tables named; + the plan, the tables holding up (issue 30)
+        "round1/rounds": 19,  # + the playing tables named; + the plan, holding tables (30); + not sat down (32)
         "round1/ranking": 8,
         "round1/export_standings": 7,
         "round1/export_games": 7,
@@ -641,7 +641,7 @@ PINNED: dict[str, dict[str, int]] = {
         # (players, round totals, seats), once per version for every phone (``ranking.rows``).
         "round1/find": 9,  # + the tombola prizes the players found won (issue 30)
         "round2/referee_tables": 9,
-        "round2/rounds": 18,  # + the plan, the tables holding up (issue 30)
+        "round2/rounds": 19,  # + the plan, the tables holding up (issue 30); + who has not sat down (issue 32)
         "round2/ranking": 8,
         "round2/export_standings": 7,
         "round2/export_games": 7,
