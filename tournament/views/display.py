@@ -212,7 +212,9 @@ def _screen(state: versions.State, language: str, cycle: int = 0) -> renderings.
                 snap = screen_reads.read(tournament, cycle)
                 context = screen_context(snap)
                 # The expected plan: the welcome view before the day, "final expected at about" during it.
-                context["day"] = plan_reads.read(tournament) if not snap.finished else None
+                context["day"] = (
+                    None if snap.finished else plan_reads.for_screen(tournament, any_round=bool(snap.rounds))
+                )
                 html = render_to_string("tournament/display/_screen.html", context)
         return tournament.version, html.encode()
 
