@@ -329,10 +329,11 @@ SCREEN_KEEP_SECONDS = 60 * 60
 
 def for_screen(tournament: Tournament, *, any_round: bool) -> DayPlan:
     """The plan the projector's screen shows, kept in the shared cache per tournament version and
-    language. The screen itself is rendered once per version (``renderings``) and its plan is as
-    of that rendering; every rotation (``?cycle=``), language and process rendering that version
-    shows the same plan, so it is read and planned once per version, not once per rendering
-    (three queries and the planning: a third of a 300-player screen's rendering)."""
+    language (its round names are translated). The screen itself is rendered once per version
+    (``renderings``) and its plan is as of that rendering; every rotation (``?cycle=``) and process
+    rendering that version in one language shows the same plan, so it is read and planned once per
+    version, not once per rendering (three queries and the planning: a third of a 300-player
+    screen's rendering). ``any_round``: as for ``read``."""
     key = f"{SCREEN_KEY_PREFIX}{tournament.pk}:{tournament.public_key}:{tournament.version}:{get_language()}"
     kept = cache.get(key)
     if isinstance(kept, DayPlan):
