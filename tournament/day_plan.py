@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
@@ -321,54 +321,26 @@ def life_bands_plan(
         main_losers = 0
         if main:
             sizes = main.pop(0)
-            final_table = not main and len(sizes) == 1 and sizes[0] <= life_bands.FINAL_TABLE_MAX
-            out = sum(life_bands.players_out_at(size) for size in sizes)
-            main_losers = out
-            if final_table:
-                finalists += sizes[0] - out
-            rounds.append(
-                PlanRound(
-                    MAIN,
-                    wave + 1,
-                    sizes,
-                    _games_by_size(sizes, games),
-                    chosen=wave + 1 in main_chosen,
-                    sharp=True,
-                )
+            main_round, main_losers, reached = _life_bands_main_round(
+                wave + 1, sizes, last=not main, chosen=wave + 1 in main_chosen, games=games
             )
+            finalists += reached
+            rounds.append(main_round)
         returning: list[int] = []
         if not consolation_done:
-            pool_plan = life_bands.plan_pool(
-                tuple(range(len(pool))), more_coming=bool(rounds), preferred=preferred, largest=largest
+            played = _consolation_wave(
+                pool,
+                more_coming=bool(rounds),
+                number=consolation_number + 1,
+                preferred=preferred,
+                largest=largest,
+                games=games,
             )
-            seated = sum(pool_plan.sizes)
-            if pool_plan.winners:
-                finalists += len(pool_plan.winners)
-                pool = []
-                consolation_done = True
-            elif pool_plan.sizes:
-                at_tables, pool = pool[:seated], pool[seated:]
+            if played.round is not None:
                 consolation_number += 1
-                cons_sizes = tuple(sorted(pool_plan.sizes, reverse=True))
-                rounds.append(
-                    PlanRound(
-                        CONSOLATION, consolation_number, cons_sizes, _games_by_size(cons_sizes, games), sharp=True
-                    )
-                )
-                at = 0
-                for size in pool_plan.sizes:
-                    table = at_tables[at : at + size]
-                    at += size
-                    out = life_bands.players_out_at(size)
-                    if pool_plan.final:
-                        finalists += size - out
-                        continue
-                    # The weakest-looking players lose: the first ``out`` seats lose a band.
-                    returning += table[out:]
-                    returning += [left - 1 for left in table[:out] if left > 1]
-                if pool_plan.final:
-                    consolation_done = True
-                    pool = []
+                rounds.append(played.round)
+            pool, returning, consolation_done = list(played.pool), list(played.returning), played.done
+            finalists += played.finalists
         if bands > 1:
             returning += [bands - 1] * main_losers
         pool += returning
@@ -377,15 +349,75 @@ def life_bands_plan(
         elif not main:
             break
     if finalists >= 2:
-        size = finalists
-        grand = PlanRound(
-            GRAND_FINAL,
-            1,
-            (size,),
-            ((size, elimination_games(size, chips_grand_final, size - 1)),),
-        )
-        slots.append(_slot(grand))
+        slots.append(_slot(_life_bands_grand_final(finalists, chips_grand_final)))
     return ExpectedPlan(players, tuple(slots))
+
+
+def _life_bands_main_round(
+    number: int, sizes: tuple[int, ...], *, last: bool, chosen: bool, games: Callable[[int], float]
+) -> tuple[PlanRound, int, int]:
+    """A main round of the plan, the players it sends out (a band lost) and the finalists it makes
+    (the last main round, one table small enough to be the final table: its survivors)."""
+    out = sum(life_bands.players_out_at(size) for size in sizes)
+    final_table = last and len(sizes) == 1 and sizes[0] <= life_bands.FINAL_TABLE_MAX
+    planned = PlanRound(MAIN, number, sizes, _games_by_size(sizes, games), chosen=chosen, sharp=True)
+    return planned, out, sizes[0] - out if final_table else 0
+
+
+@dataclass(frozen=True)
+class _ConsolationWave:
+    """A wave of the consolation round in the plan: its round (None where nobody is seated), who
+    waits after it and who returns to the pool (bands left each), the finalists it makes, and
+    whether the consolation round is over."""
+
+    round: PlanRound | None
+    pool: tuple[int, ...]
+    returning: tuple[int, ...]
+    finalists: int
+    done: bool
+
+
+def _consolation_wave(
+    pool: list[int], *, more_coming: bool, number: int, preferred: int, largest: int, games: Callable[[int], float]
+) -> _ConsolationWave:
+    """The pool seated as ``plan_pool`` would (``pool``: bands left of each player waiting, oldest
+    first); at each table the first seats lose a band (the weakest-looking players lose)."""
+    pool_plan = life_bands.plan_pool(
+        tuple(range(len(pool))), more_coming=more_coming, preferred=preferred, largest=largest
+    )
+    if pool_plan.winners:
+        return _ConsolationWave(None, (), (), len(pool_plan.winners), True)
+    if not pool_plan.sizes:
+        return _ConsolationWave(None, tuple(pool), (), 0, False)
+    seated = sum(pool_plan.sizes)
+    at_tables, waiting = pool[:seated], pool[seated:]
+    sizes = tuple(sorted(pool_plan.sizes, reverse=True))
+    planned = PlanRound(CONSOLATION, number, sizes, _games_by_size(sizes, games), sharp=True)
+    returning: list[int] = []
+    finalists = 0
+    at = 0
+    for size in pool_plan.sizes:
+        table = at_tables[at : at + size]
+        at += size
+        out = life_bands.players_out_at(size)
+        if pool_plan.final:
+            finalists += size - out
+            continue
+        returning += table[out:]
+        returning += [left - 1 for left in table[:out] if left > 1]
+    if pool_plan.final:
+        return _ConsolationWave(planned, (), tuple(returning), finalists, True)
+    return _ConsolationWave(planned, tuple(waiting), tuple(returning), finalists, False)
+
+
+def _life_bands_grand_final(finalists: int, chips_grand_final: int) -> PlanRound:
+    """The grand final of everyone who reached it, played until one is left."""
+    return PlanRound(
+        GRAND_FINAL,
+        1,
+        (finalists,),
+        ((finalists, elimination_games(finalists, chips_grand_final, finalists - 1)),),
+    )
 
 
 def _life_bands_choices(players: int, preferred: int, largest: int) -> frozenset[int]:

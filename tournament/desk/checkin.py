@@ -95,35 +95,9 @@ def check_in_player(
     with transaction.atomic():
         locked = lock_tournament(tournament.pk)
         player = lock_player(locked, player_id)
-        if locked.status == enums.TournamentStatus.FINISHED:
-            raise ServiceError(_("The tournament is finished; nobody can check in any more."))
-        if player.status == enums.PlayerStatus.CHECKED_IN:
-            raise ServiceError(_("%(name)s is already checked in.") % {"name": player.name})
-        if player.status == enums.PlayerStatus.WITHDRAWN:
-            raise ServiceError(_("%(name)s has withdrawn; reinstate the player first.") % {"name": player.name})
-        if player.status == enums.PlayerStatus.NO_SHOW:
-            raise ServiceError(_("%(name)s is marked as no-show; reinstate the player first.") % {"name": player.name})
-        if player.status == enums.PlayerStatus.WAITING:
-            raise ServiceError(_("%(name)s is on the waiting list; the tournament is full.") % {"name": player.name})
-        ticked = set(PlayerCheck.objects.filter(player=player).values_list("item_id", flat=True))
-        open_checks = [item for item in locked.checklist_items.all() if item.pk not in ticked]
-        if all_checked and open_checks:
-            PlayerCheck.objects.bulk_create(
-                PlayerCheck(player=player, item=item, checked_by=acting_user(actor)) for item in open_checks
-            )
-            audit(locked, actor, "checks_all_ticked", player=player.pk, items=[item.label for item in open_checks])
-            open_checks = []
-        open_items = [item.label for item in open_checks]  # stored as stored; shown translated
-        if open_items and not (override and override_reason):
-            # Asked again (not refused) when the reason is missing, so the desk can type it and tap once more.
-            question = _("Open checklist items: %(items)s. Check in only with an override.") % {
-                "items": ", ".join(checklist_label(label) for label in open_items)
-            }
-            if override:
-                question += " " + _("Give the reason for the override, for example “certificate comes by e-mail”.")
-            raise NeedsConfirmation(question, kind="override")
-        if len(override_reason) > OVERRIDE_REASON_MAX:
-            raise ServiceError(_("The reason is longer than %(max)d characters.") % {"max": OVERRIDE_REASON_MAX})
+        _refuse_check_in(locked, player)
+        open_items = _open_items(locked, player, actor, all_checked)
+        _ask_override(open_items, override, override_reason)
         CheckIn.objects.create(
             player=player,
             checked_in_by=acting_user(actor),
@@ -131,20 +105,69 @@ def check_in_player(
             open_items=open_items,
             override_reason=override_reason if open_items else "",
         )
-        assigned = False
-        if player.start_number is None and locked.draws.exists():
-            player.start_number = _next_start_number(locked)
-            assigned = True
-        player.status = enums.PlayerStatus.CHECKED_IN
-        player.status_changed_at = timezone.now()
-        player.paused_from_round = None
-        player.save(update_fields=["status", "status_changed_at", "start_number", "paused_from_round"])
+        assigned = _mark_checked_in(locked, player)
         bump(locked)
         detail: dict[str, object] = {"override": bool(open_items), "open_items": open_items}
         if open_items:
             detail["reason"] = override_reason
         audit(locked, actor, "player_checked_in", player=player.pk, start_number=player.start_number, **detail)
     return CheckInResult(player=player, open_items=open_items, start_number_assigned=assigned)
+
+
+def _refuse_check_in(locked: Tournament, player: Player) -> None:
+    """Refuse a check-in the tournament's or the player's state does not allow."""
+    if locked.status == enums.TournamentStatus.FINISHED:
+        raise ServiceError(_("The tournament is finished; nobody can check in any more."))
+    if player.status == enums.PlayerStatus.CHECKED_IN:
+        raise ServiceError(_("%(name)s is already checked in.") % {"name": player.name})
+    if player.status == enums.PlayerStatus.WITHDRAWN:
+        raise ServiceError(_("%(name)s has withdrawn; reinstate the player first.") % {"name": player.name})
+    if player.status == enums.PlayerStatus.NO_SHOW:
+        raise ServiceError(_("%(name)s is marked as no-show; reinstate the player first.") % {"name": player.name})
+    if player.status == enums.PlayerStatus.WAITING:
+        raise ServiceError(_("%(name)s is on the waiting list; the tournament is full.") % {"name": player.name})
+
+
+def _open_items(locked: Tournament, player: Player, actor: User, all_checked: bool) -> list[str]:
+    """The labels of the player's checklist items still open (as stored; shown translated); none
+    when the desk has seen them all (``all_checked``: ticked now, and audited)."""
+    ticked = set(PlayerCheck.objects.filter(player=player).values_list("item_id", flat=True))
+    open_checks = [item for item in locked.checklist_items.all() if item.pk not in ticked]
+    if all_checked and open_checks:
+        PlayerCheck.objects.bulk_create(
+            PlayerCheck(player=player, item=item, checked_by=acting_user(actor)) for item in open_checks
+        )
+        audit(locked, actor, "checks_all_ticked", player=player.pk, items=[item.label for item in open_checks])
+        open_checks = []
+    return [item.label for item in open_checks]
+
+
+def _ask_override(open_items: list[str], override: bool, override_reason: str) -> None:
+    """With items open, ask for an override with its reason; refuse a reason too long."""
+    if open_items and not (override and override_reason):
+        # Asked again (not refused) when the reason is missing, so the desk can type it and tap once more.
+        question = _("Open checklist items: %(items)s. Check in only with an override.") % {
+            "items": ", ".join(checklist_label(label) for label in open_items)
+        }
+        if override:
+            question += " " + _("Give the reason for the override, for example “certificate comes by e-mail”.")
+        raise NeedsConfirmation(question, kind="override")
+    if len(override_reason) > OVERRIDE_REASON_MAX:
+        raise ServiceError(_("The reason is longer than %(max)d characters.") % {"max": OVERRIDE_REASON_MAX})
+
+
+def _mark_checked_in(locked: Tournament, player: Player) -> bool:
+    """The player checked in (a pause ended); a late arrival after the draw given the next free
+    start number. Whether a number was given."""
+    assigned = False
+    if player.start_number is None and locked.draws.exists():
+        player.start_number = _next_start_number(locked)
+        assigned = True
+    player.status = enums.PlayerStatus.CHECKED_IN
+    player.status_changed_at = timezone.now()
+    player.paused_from_round = None
+    player.save(update_fields=["status", "status_changed_at", "start_number", "paused_from_round"])
+    return assigned
 
 
 def _next_start_number(tournament: Tournament) -> int:

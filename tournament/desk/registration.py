@@ -255,67 +255,82 @@ def parse_player_csv(text: str, existing_keys: set[str]) -> ImportReport:
             continue
         first_row, header_possible = header_possible, False
         if first_row and cells[0].casefold() in HEADER_ALIASES:
-            mapped = [HEADER_ALIASES.get(cell.casefold()) for cell in cells]
-            if None in mapped or len(set(mapped)) != len(mapped) or "name" not in mapped:
+            header = _header_columns(cells)
+            if header is None:
                 report.errors.append((line, _("Unknown or repeated column in the header: use name, club, contact.")))
                 return report
-            columns = [str(column) for column in mapped]
+            columns = header
             continue
         rows += 1
         if rows > MAX_IMPORT_ROWS:
             report.rows.clear()
-            report.errors[:] = [
-                (
-                    0,
-                    _(
-                        "The file holds more than %(max)d players. Split it into smaller files "
-                        "and import them one after the other."
-                    )
-                    % {"max": MAX_IMPORT_ROWS},
-                )
-            ]
+            report.errors[:] = [(0, _too_many_rows())]
             return report
-        if any("\x00" in cell or "\ufffd" in cell for cell in cells):
-            # PostgreSQL cannot store NUL; U+FFFD is a character lost in decoding (or a NUL that went
-            # through the page's hidden field).
-            message = _(
-                "This line holds a character that is not text (a NUL byte or an unreadable character). "
-                "Correct the line, or save the file again as CSV (UTF-8)."
-            )
-            report.errors.append((line, message))
-            continue
-        if len(cells) > len(columns):
-            report.errors.append(
-                (
-                    line,
-                    ngettext(
-                        "%(count)d columns, at most %(max)d expected.",
-                        "%(count)d columns, at most %(max)d expected.",
-                        len(columns),
-                    )
-                    % {"count": len(cells), "max": len(columns)},
-                )
-            )
+        problem = _cells_error(cells, columns)
+        if problem:
+            report.errors.append((line, problem))
             continue
         values = dict(zip(columns, cells, strict=False))
         row = ImportRow(line, values.get("name", ""), values.get("club", ""), values.get("contact", ""))
-        row_errors = _player_field_errors(row.name, row.club, row.contact)
-        if "\n" in row.name or "\r" in row.name:
-            # A name never runs over lines: a quote left open swallowed the lines after it.
-            row_errors.append(_("The name runs over several lines: is a quote left open?"))
-        key = name_key(row.name)
-        if row.name and key in existing_keys:
-            row_errors.append(_("“%(name)s” is already registered.") % {"name": row.name})
-        elif row.name and key in seen:
-            row_errors.append(_("Same name as line %(line)d.") % {"line": seen[key]})
-        if row_errors:
-            report.errors.extend((line, message) for message in row_errors)
-        else:
-            seen[key] = line
-            report.rows.append(row)
+        _check_row(report, row, existing_keys, seen)
     if not report.rows and not report.errors:
         report.errors.append((0, _("The file holds no players.")))
     return report
+
+
+def _header_columns(cells: list[str]) -> list[str] | None:
+    """The columns a header row names, in its order; None when one is unknown or repeated, or
+    none is the name."""
+    mapped = [HEADER_ALIASES.get(cell.casefold()) for cell in cells]
+    if None in mapped or len(set(mapped)) != len(mapped) or "name" not in mapped:
+        return None
+    return [str(column) for column in mapped]
+
+
+def _too_many_rows() -> str:
+    """Why a file of more than ``MAX_IMPORT_ROWS`` players is refused whole, and what to do."""
+    return _(
+        "The file holds more than %(max)d players. Split it into smaller files and import them one after the other."
+    ) % {"max": MAX_IMPORT_ROWS}
+
+
+def _cells_error(cells: list[str], columns: list[str]) -> str:
+    """Why a row's cells cannot be a player whatever they say ("" when they can): a character that
+    is not text, or more cells than columns."""
+    if any("\x00" in cell or "\ufffd" in cell for cell in cells):
+        # PostgreSQL cannot store NUL; U+FFFD is a character lost in decoding (or a NUL that went
+        # through the page's hidden field).
+        return _(
+            "This line holds a character that is not text (a NUL byte or an unreadable character). "
+            "Correct the line, or save the file again as CSV (UTF-8)."
+        )
+    if len(cells) > len(columns):
+        return ngettext(
+            "%(count)d columns, at most %(max)d expected.",
+            "%(count)d columns, at most %(max)d expected.",
+            len(columns),
+        ) % {"count": len(cells), "max": len(columns)}
+    return ""
+
+
+def _check_row(report: ImportReport, row: ImportRow, existing_keys: set[str], seen: dict[str, int]) -> None:
+    """A row into ``report``: a player to import, or its line's errors (the name and the club as
+    registration checks them, a name already registered or seen earlier in the file: ``seen``)."""
+    line = row.line
+    row_errors = _player_field_errors(row.name, row.club, row.contact)
+    if "\n" in row.name or "\r" in row.name:
+        # A name never runs over lines: a quote left open swallowed the lines after it.
+        row_errors.append(_("The name runs over several lines: is a quote left open?"))
+    key = name_key(row.name)
+    if row.name and key in existing_keys:
+        row_errors.append(_("“%(name)s” is already registered.") % {"name": row.name})
+    elif row.name and key in seen:
+        row_errors.append(_("Same name as line %(line)d.") % {"line": seen[key]})
+    if row_errors:
+        report.errors.extend((line, message) for message in row_errors)
+    else:
+        seen[key] = line
+        report.rows.append(row)
 
 
 def _csv_records(text: str, delimiter: str) -> Iterator[tuple[int, list[str] | None]]:

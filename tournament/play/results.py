@@ -25,7 +25,7 @@ from games.models import Game, GameScore, GameStatus, number_after
 from games.rules import uno
 from tournament import enums
 from tournament.errors import ServiceError
-from tournament.models import Seat, Table, Tournament
+from tournament.models import Player, Seat, Table, Tournament
 from tournament.play.core import check_writable, lock_table
 from tournament.writes import User, acting_user, audit, bump, lock_tournament, refusals_audited
 
@@ -282,31 +282,13 @@ def winner_recorder(*, score: Score, refresh: Refresh) -> Callable[..., Game]:
             locked, table, read = entry.tournament, entry.table, entry.read
             players = {seat.player_id: seat.player for seat in read.seats}
             seated = set(players)
-            if winner_id not in seated:
-                raise ServiceError(_("The winner does not sit at table %(number)d.") % {"number": table.number})
-            if table.first_dealer_position is None:
-                raise ServiceError(_("First tap who drew the highest card: that player deals the first game."))
+            _refuse_winner(table, seated, winner_id)
 
             def priced() -> dict[int, tuple[int, dict[str, int]]]:
                 return priced_hands(locked, seated, winner_id, card_points, hands)
 
             scores = score(locked, table, winner_id, priced)
-            played = read.played
-            try:
-                game = Game.objects.create(
-                    table=table,
-                    number=read.next_number,
-                    winner=players[winner_id],  # loaded: the answer names the winner without a query
-                    dealer_position=(table.first_dealer_position + played) % len(read.seats),
-                    idempotency_key=idempotency_key,
-                    entered_by=acting_user(actor),
-                    # The version the refresh below gives the table (checked after it).
-                    table_version=table.version + 1,
-                )
-            except IntegrityError:
-                # The key was recorded at another table (no tablet sends that): the transaction is
-                # rolled back as the refusal leaves it.
-                raise ServiceError(_("The form is incomplete; reload the page.")) from None
+            game = _new_game(table, read, players[winner_id], idempotency_key, actor)
             written = GameScore.objects.bulk_create(
                 GameScore(game=game, player_id=pid, points=points, hand=hand) for pid, (points, hand) in scores.items()
             )
@@ -319,6 +301,35 @@ def winner_recorder(*, score: Score, refresh: Refresh) -> Callable[..., Game]:
         return game
 
     return record_game
+
+
+def _refuse_winner(table: Table, seated: set[int], winner_id: int) -> None:
+    """Refuse a winner who does not sit at the table, or a table whose first dealer is not set."""
+    if winner_id not in seated:
+        raise ServiceError(_("The winner does not sit at table %(number)d.") % {"number": table.number})
+    if table.first_dealer_position is None:
+        raise ServiceError(_("First tap who drew the highest card: that player deals the first game."))
+
+
+def _new_game(table: Table, read: TableRead, winner: Player, idempotency_key: str, actor: User) -> Game:
+    """The game recorded at the locked table: its number, winner and dealer (the next seat after
+    the games played), stamped with the version the table's refresh gives it."""
+    assert table.first_dealer_position is not None
+    try:
+        return Game.objects.create(
+            table=table,
+            number=read.next_number,
+            winner=winner,  # loaded: the answer names the winner without a query
+            dealer_position=(table.first_dealer_position + read.played) % len(read.seats),
+            idempotency_key=idempotency_key,
+            entered_by=acting_user(actor),
+            # The version the refresh gives the table (checked after it).
+            table_version=table.version + 1,
+        )
+    except IntegrityError:
+        # The key was recorded at another table (no tablet sends that): the transaction is
+        # rolled back as the refusal leaves it.
+        raise ServiceError(_("The form is incomplete; reload the page.")) from None
 
 
 def rescorer(score: Score) -> Callable[..., None]:

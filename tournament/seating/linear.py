@@ -13,9 +13,10 @@ from tournament.seating.pairs import _cost_at
 #: (``LINEAR_SWAP_WORK`` partner evaluations per player); otherwise the same seating.
 LINEAR_CAPPED_ALGORITHM = "avoid-repeats-linear-v2"
 LINEAR_SWAP_WORK = 64
-#: Fields above this size are seated by the linear algorithm
-#: (``LINEAR_ALGORITHM``); up to it ``REPEAT_AVOIDING_ALGORITHM`` stays in use
-#: unchanged (same seed, same seating), so every stored round stays reproducible.
+#: Fields above this size are seated by the linear algorithm (``LINEAR_ALGORITHM``): the dense
+#: search's time and memory grow with the square of the field. Up to it the dense search
+#: (``REPEAT_AVOIDING_ALGORITHM``) seats them, the same seed giving the same seating, so every
+#: stored round stays reproducible under its algorithm string.
 LINEAR_FROM = 400
 #: Seeded greedy from a bounded window plus bounded swaps among conflicting
 #: tables; memory and time about linear in the field (``_seat_linear``).

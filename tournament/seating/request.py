@@ -75,11 +75,12 @@ class SeatingRequest:
     instead (``attempts`` and ``work_limit`` do not apply): the search above
     needs time and memory growing with the square of the field. Its swap phase
     evaluates at most ``linear_swap_work`` partners per player in total
-    (0: unbounded, the first version); the algorithm is ``LINEAR_ALGORITHM``
-    when the bound was not reached (then the seating is exactly the first
-    version's) and ``LINEAR_CAPPED_ALGORITHM`` when it cut the search short.
-    Up to ``LINEAR_FROM`` the seating is the same as before for the same seed,
-    so stored rounds stay reproducible under their version string.
+    (0: unbounded); the algorithm is ``LINEAR_ALGORITHM`` when the bound was not
+    reached (then the seating is exactly the unbounded search's) and
+    ``LINEAR_CAPPED_ALGORITHM`` when it cut the search short, so that the
+    algorithm string stored with a round says which search seated it. Up to
+    ``LINEAR_FROM`` the same seed gives the same seating, so stored rounds stay
+    reproducible under their version string.
 
     ``short_table_history`` maps a player id to how often they sat at a short
     table (``short_size``) before (missing: 0). When it is given and not all

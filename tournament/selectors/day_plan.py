@@ -26,12 +26,14 @@ from __future__ import annotations
 import datetime as dt
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
+from django.core.cache import cache
 from django.db.models import Count, F, Max, Q
 from django.db.models.functions import TruncMinute
 from django.utils import timezone
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from games.models import Game, GameStatus
 from tournament import day_plan, enums, naming
@@ -185,16 +187,26 @@ def _expected(tournament: Tournament, players: int) -> day_plan.ExpectedPlan:
     return found or day_plan.ExpectedPlan(players, ())
 
 
-def read(tournament: Tournament, now: dt.datetime | None = None) -> DayPlan:
-    """The plan of ``tournament`` as of ``now``: three queries (the counts, the tables with their
-    sizes and rounds, the games' times), whatever the field."""
-    timing = timing_of(tournament)
-    start = start_of(tournament)
-    counts = Player.objects.filter(tournament=tournament).aggregate(
+@dataclass(frozen=True)
+class _Seated:
+    """What the tables of a tournament tell the plan: each table's row (its size, its start, its
+    round's number, stage and start) by id, and the rounds they seat in order of number."""
+
+    tables: dict[int, dict[str, Any]]
+    rounds: list[dict[str, object]]
+
+
+def _player_counts(tournament: Tournament) -> dict[str, int]:
+    """The players registered or checked in, and those on the waiting list (one query)."""
+    return Player.objects.filter(tournament=tournament).aggregate(
         registered=Count("pk", filter=Q(status__in=[enums.PlayerStatus.REGISTERED, enums.PlayerStatus.CHECKED_IN])),
         waiting=Count("pk", filter=Q(status=enums.PlayerStatus.WAITING)),
     )
-    # The rounds read from their tables (a round is seated with its tables): one query for both.
+
+
+def _seated(tournament: Tournament) -> _Seated:
+    """The tables with their sizes and their rounds, read together (a round is seated with its
+    tables): one query."""
     tables = {
         row["id"]: row
         for row in Table.objects.filter(round_id__in=Round.objects.filter(tournament=tournament).values("id"))
@@ -223,49 +235,112 @@ def read(tournament: Tournament, now: dt.datetime | None = None) -> DayPlan:
         }.values(),
         key=lambda rnd: rnd["number"],
     )
-    started = bool(rounds) and tournament.play_started
-    finished = tournament.status == enums.TournamentStatus.FINISHED
-    lengths: list[tuple[int, float]] = []
+    return _Seated(tables, rounds)
+
+
+def _players_in_play(seated: _Seated, registered: int) -> int:
+    """The players seated in the first round (the plan's count once play started); ``registered``
+    where its tables seat nobody."""
+    first = min(row["round__number"] for row in seated.tables.values())
+    return sum(row["size"] for row in seated.tables.values() if row["round__number"] == first) or registered
+
+
+def _game_lengths(seated: _Seated) -> list[tuple[int, float]]:
+    """The measured games of the seated tables (``day_plan.game_lengths``): one query."""
+    games = (
+        Game.objects.filter(table_id__in=list(seated.tables), status=GameStatus.VALID, supersedes__isnull=True)
+        .values_list("table_id", "entered_at")
+        .order_by()
+    )
+    return day_plan.game_lengths(
+        day_plan.MeasuredGame(table_id, seated.tables[table_id]["size"], seated.tables[table_id]["started_at"], entered)
+        for table_id, entered in games
+    )
+
+
+@dataclass(frozen=True)
+class _Measured:
+    """What the plan is made from once read: whether play started, for how many players, the
+    measured games, the pace they give and the timing (as set, and at that pace)."""
+
+    started: bool
+    players: int
+    lengths: list[tuple[int, float]]
+    pace: float | None
+    timing: day_plan.Timing
+    paced: day_plan.Timing
+    rounds: list[dict[str, object]]
+
+
+def read(tournament: Tournament, now: dt.datetime | None = None, *, any_round: bool = True) -> DayPlan:
+    """The plan of ``tournament`` as of ``now``: three queries (the counts, the tables with their
+    sizes and rounds, the games' times), whatever the field. ``any_round=False``: the caller has
+    read that no round is seated yet (the projector's screen), so the tables are not asked for
+    (one query: the plan before play)."""
+    timing = timing_of(tournament)
+    counts = _player_counts(tournament)
+    seated = _seated(tournament) if any_round else _Seated({}, [])
+    started = bool(seated.rounds) and tournament.play_started
     players = counts["registered"]
-    if tables:
+    lengths: list[tuple[int, float]] = []
+    if seated.tables:
         if started:
-            first = min(row["round__number"] for row in tables.values())
-            players = sum(row["size"] for row in tables.values() if row["round__number"] == first) or players
-        games = (
-            Game.objects.filter(table_id__in=list(tables), status=GameStatus.VALID, supersedes__isnull=True)
-            .values_list("table_id", "entered_at")
-            .order_by()
-        )
-        lengths = day_plan.game_lengths(
-            day_plan.MeasuredGame(table_id, tables[table_id]["size"], tables[table_id]["started_at"], entered)
-            for table_id, entered in games
-        )
+            players = _players_in_play(seated, players)
+        lengths = _game_lengths(seated)
     pace = day_plan.measured_pace(lengths, timing)
     paced = day_plan.with_pace(timing, pace)
-    plan = _expected(tournament, players)
-    anchor = _anchor(plan, rounds) if started else None
-    shown = _shown(tournament, plan, paced, start, anchor, (now or timezone.now()) if anchor else None)
+    return _day_plan(tournament, counts, _Measured(started, players, lengths, pace, timing, paced, seated.rounds), now)
+
+
+def _day_plan(tournament: Tournament, counts: dict[str, int], measured: _Measured, now: dt.datetime | None) -> DayPlan:
+    """The plan for the players counted (anchored on the round under way once play started) and
+    before play with the waiting list too, as the pages show it."""
+    start = start_of(tournament)
+    plan = _expected(tournament, measured.players)
+    anchor = _anchor(plan, measured.rounds) if measured.started else None
+    shown = _shown(tournament, plan, measured.paced, start, anchor, (now or timezone.now()) if anchor else None)
     with_waiting = None
-    if not started and counts["waiting"]:
-        more = _expected(tournament, players + counts["waiting"])
-        with_waiting = _shown(tournament, more, paced, start)
-    median = day_plan.median([minutes for _size, minutes in lengths])
+    if not measured.started and counts["waiting"]:
+        more = _expected(tournament, measured.players + counts["waiting"])
+        with_waiting = _shown(tournament, more, measured.paced, start)
+    median = day_plan.median([minutes for _size, minutes in measured.lengths])
+    sizes = sorted({measured.timing.preferred, measured.timing.largest})
     return DayPlan(
         tournament=tournament,
-        started=started,
-        finished=finished,
+        started=measured.started,
+        finished=tournament.status == enums.TournamentStatus.FINISHED,
         registered=counts["registered"],
         waiting=counts["waiting"],
         plan=shown,
         with_waiting=with_waiting,
         start=start,
-        measured_games=len(lengths),
+        measured_games=len(measured.lengths),
         median_minutes=round(median, 1) if median is not None else None,
-        pace=pace,
-        game_minutes=tuple(
-            (size, round(paced.game_minutes(size), 1)) for size in sorted({timing.preferred, timing.largest})
-        ),
+        pace=measured.pace,
+        game_minutes=tuple((size, round(measured.paced.game_minutes(size), 1)) for size in sizes),
     )
+
+
+# The shared cache's keys of the screen's plan (``for_screen``).
+SCREEN_KEY_PREFIX = "dayplan1:"
+# As long as the rendered public pages (``tournament.renderings.KEEP_SECONDS``).
+SCREEN_KEEP_SECONDS = 60 * 60
+
+
+def for_screen(tournament: Tournament, *, any_round: bool) -> DayPlan:
+    """The plan the projector's screen shows, kept in the shared cache per tournament version and
+    language (its round names are translated). The screen itself is rendered once per version
+    (``renderings``) and its plan is as of that rendering; every rotation (``?cycle=``) and process
+    rendering that version in one language shows the same plan, so it is read and planned once per
+    version, not once per rendering (three queries and the planning: a third of a 300-player
+    screen's rendering). ``any_round``: as for ``read``."""
+    key = f"{SCREEN_KEY_PREFIX}{tournament.pk}:{tournament.public_key}:{tournament.version}:{get_language()}"
+    kept = cache.get(key)
+    if isinstance(kept, DayPlan):
+        return kept
+    found = read(tournament, any_round=any_round)
+    cache.set(key, found, SCREEN_KEEP_SECONDS)
+    return found
 
 
 @dataclass(frozen=True)

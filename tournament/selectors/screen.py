@@ -7,7 +7,7 @@ sent in windows of a fixed number of items (``TABLES_WINDOW``, ``ALPHA_WINDOW``,
 ``STANDINGS_WINDOW``), and each rotation (a *cycle*, counted by the projector) shows the
 next window of every list: tables 1-96, names A-D, standings 1-224, the bracket; then
 tables 97-192, the next names, ... A field that fits (up to some 400 players) has one
-window per list and every rotation shows everything, as before.
+window per list and every rotation shows everything.
 
 A tournament for up to ``WHOLE_READ_CAPACITY`` players is read whole (``public.snapshot``:
 two queries) and cut into its windows. A bigger one is read window by window, following
@@ -224,12 +224,39 @@ class _Windowed:
     def read(self) -> Screen:
         """The tables counted, the window's tables, the live seats' names, the bracket's first
         tables: a query each; the standings from the ranking rows kept per version."""
-        counts = {
+        counts = self._counts()
+        live_tables, tables_window, window_ids = self._live_window(counts)
+        lines = self._where_lines(live_tables)
+        bracket = self._bracket(counts)
+        standings, ranking = self._standings()
+        return _screen(
+            self.tournament,
+            self.fmt,
+            [public.public_round(rnd, [], self.labels[rnd.pk]) for rnd in self.rounds],
+            self.cycle,
+            self._tables(Q(table_id__in=window_ids)),
+            tables_window,
+            lines,
+            bracket,
+            standings,
+            ranking,
+            list(self.extras.pool),
+        )
+
+    def _counts(self) -> dict[int, dict[str, int]]:
+        """Each round's tables counted, all and playing, by round id: one query."""
+        return {
             row["round_id"]: row
             for row in Table.objects.filter(round_id__in=[rnd.pk for rnd in self.rounds])
             .values("round_id")
             .annotate(total=Count("id"), playing=Count("id", filter=Q(status=enums.TableStatus.PLAYING)))
         }
+
+    def _live_window(
+        self, counts: dict[int, dict[str, int]]
+    ) -> tuple[models.QuerySet[Table], Window, models.QuerySet[Table, dict[str, object]]]:
+        """The live tables (``_live_rounds``), the window of them this rotation shows and the
+        window's table ids (a subquery, not run here)."""
         live_rounds, playing_only = self._live_rounds({pk: row["playing"] for pk, row in counts.items()})
         live_total = sum(counts.get(rnd.pk, {}).get("playing" if playing_only else "total", 0) for rnd in live_rounds)
         live_tables = Table.objects.filter(round__in=live_rounds)
@@ -239,11 +266,14 @@ class _Windowed:
         window_ids = live_tables.order_by("round__number", "number", "id").values("id")[
             tables_window.offset : tables_window.offset + tables_window.size
         ]
-        # "Where do I sit?": one narrow row per live seat, in dictionary order (equal names in
-        # seating order, as the whole read has them: every rotation cuts the same list).
-        # Each player once (``public.one_line_each``): a finalist at the final's table and a duel, once.
+        return live_tables, tables_window, window_ids
+
+    def _where_lines(self, live_tables: models.QuerySet[Table]) -> list[public.WhereLine]:
+        """ "Where do I sit?": one narrow row per live seat, in dictionary order (equal names in
+        seating order, as the whole read has them: every rotation cuts the same list). Each
+        player once (``public.one_line_each``): a finalist at the final's table and a duel, once."""
         parallel = self.fmt.parallel_rounds
-        lines = public.where_lines(
+        return public.where_lines(
             (
                 (
                     player_id,
@@ -273,6 +303,10 @@ class _Windowed:
             ),
             self.extras.waiting,
         )
+
+    def _bracket(self, counts: dict[int, dict[str, int]]) -> list[BracketColumn]:
+        """The bracket's columns: each shown round's first tables (as many as a column lists,
+        ``bracket_cap``) with their seats, and how many tables it has."""
         shown = public.bracket_rounds(self.rounds, self.fmt.parallel_rounds, self.fmt.live_standings)
         first_tables = (
             Table.objects.filter(round__in=shown)
@@ -285,16 +319,16 @@ class _Windowed:
             .order_by()
             .values("id")[
                 # No more than that in any case; said as a limit, it tells PostgreSQL how few they
-                # are (it guessed a third of the tables and read every seat of the tournament to
-                # find those of 72 tables: 26 ms instead of 3 ms after five rounds of 5,000).
+                # are, else it guesses a third of the tables and reads every seat of the
+                # tournament to find them (26 ms instead of 3 ms for 72 tables after five rounds
+                # of 5,000 players).
                 : bracket_cap(len(shown)) * len(shown)
             ]
         )
         by_round: dict[int, list[public.PublicTable]] = {}
         for table in self._tables(Q(table_id__in=first_tables)):
             by_round.setdefault(table.round_id, []).append(table)
-        public_rounds = [public.public_round(rnd, [], self.labels[rnd.pk]) for rnd in self.rounds]
-        bracket = [
+        return [
             BracketColumn(
                 public.public_round(rnd, [], self.labels[rnd.pk]),
                 tuple(by_round.get(rnd.pk, [])),
@@ -302,33 +336,22 @@ class _Windowed:
             )
             for rnd in shown
         ]
-        ranking: list[Standing] = []
-        standings: list[Standing] = []
+
+    def _standings(self) -> tuple[list[Standing], list[Standing]]:
+        """The standings shown (a format ranked in play, once a round is seated) and the final
+        ranking (finished): the ranking rows kept per version, of the players taking part."""
         finished = self.tournament.status == enums.TournamentStatus.FINISHED
-        if finished or (self.fmt.live_standings and self.rounds):
-            round_ids = [rnd.pk for rnd in self.rounds]  # by id: see ``public.public_tables``
-            # ``taking_part`` asks only of players not checked in (withdrawn): those who sat at some
-            # point, not every seat of the tournament (25,000 rows after five rounds of 5,000).
-            seated = set(
-                Seat.objects.filter(table__round_id__in=round_ids)
-                .exclude(player__status=enums.PlayerStatus.CHECKED_IN)
-                .order_by()  # distinct players, not distinct seats in the seats' order
-                .values_list("player_id", flat=True)
-                .distinct()
-            )
-            rows = public.taking_part(ranking_reads.rows(self.tournament), seated)
-            ranking = rows if finished else []
-            standings = rows if self.fmt.live_standings and self.rounds else []
-        return _screen(
-            self.tournament,
-            self.fmt,
-            public_rounds,
-            self.cycle,
-            self._tables(Q(table_id__in=window_ids)),
-            tables_window,
-            lines,
-            bracket,
-            standings,
-            ranking,
-            list(self.extras.pool),
+        if not (finished or (self.fmt.live_standings and self.rounds)):
+            return [], []
+        round_ids = [rnd.pk for rnd in self.rounds]  # by id: see ``public.public_tables``
+        # ``taking_part`` asks only of players not checked in (withdrawn): those who sat at some
+        # point, not every seat of the tournament (25,000 rows after five rounds of 5,000).
+        seated = set(
+            Seat.objects.filter(table__round_id__in=round_ids)
+            .exclude(player__status=enums.PlayerStatus.CHECKED_IN)
+            .order_by()  # distinct players, not distinct seats in the seats' order
+            .values_list("player_id", flat=True)
+            .distinct()
         )
+        rows = public.taking_part(ranking_reads.rows(self.tournament), seated)
+        return (rows if self.fmt.live_standings and self.rounds else []), (rows if finished else [])

@@ -20,10 +20,6 @@ LIMIT = 60
 
 #: Functions over ``LIMIT`` lines, as "path:qualified name" -> lines when listed (issue 31).
 DEBT: dict[str, int] = {
-    "tournament/context_processors.py:ui_messages": 80,
-    "tournament/day_plan.py:life_bands_plan": 91,
-    "tournament/desk/checkin.py:check_in_player": 77,
-    "tournament/desk/registration.py:parse_player_csv": 95,
     "tournament/formats/knockout/rules.py:rank_players": 62,
     "tournament/formats/knockout/services.py:_downstream": 68,
     "tournament/formats/life_bands/reads.py:ranking": 64,
@@ -36,11 +32,6 @@ DEBT: dict[str, int] = {
     "tournament/formats/points/services.py:plan_next_round": 64,
     "tournament/formats/points/services.py:start_round": 66,
     "tournament/formats/record.py:build": 64,
-    "tournament/management/commands/load_demo.py:Command._create": 69,
-    "tournament/play/results.py:winner_recorder": 82,
-    "tournament/play/results.py:winner_recorder.record_game": 76,
-    "tournament/selectors/day_plan.py:read": 81,
-    "tournament/selectors/screen.py:_Windowed.read": 111,
 }
 
 

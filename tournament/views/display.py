@@ -80,7 +80,9 @@ def projector_language(request: HttpRequest, display_language: str) -> str:
 def _screen_tag(public_key: str, version: int, language: str, cycle: int = 0) -> str:
     """The projector's ETag: the version its screen shows, the language it is shown in and the
     rotation whose windows it shows (``selectors.screen``)."""
-    rotation = f"-c{cycle}" if cycle else ""  # the first rotation's tag as before windows
+    # The first rotation's tag names no cycle: a field with one window per list shows the same
+    # screen on every rotation, and its projector asks without ``?cycle=``.
+    rotation = f"-c{cycle}" if cycle else ""
     return f'"screen-{public_key}-{version}{rotation}-{language}"'
 
 
@@ -96,8 +98,8 @@ def _revalidate(response: HttpResponse, listed: bool = True) -> HttpResponse:
 
 @functools.lru_cache(maxsize=64)
 def qr_svg(link: str) -> str:
-    """The QR code of a link as inline SVG: drawn once per link and process (it depends on
-    nothing else; drawing it on every request was most of the projector page's time)."""
+    """The QR code of a link as inline SVG, drawn once per link and process: it depends on nothing
+    else, and drawing it costs more than the rest of the projector page."""
     return qr.svg(link)
 
 
@@ -212,7 +214,9 @@ def _screen(state: versions.State, language: str, cycle: int = 0) -> renderings.
                 snap = screen_reads.read(tournament, cycle)
                 context = screen_context(snap)
                 # The expected plan: the welcome view before the day, "final expected at about" during it.
-                context["day"] = plan_reads.read(tournament) if not snap.finished else None
+                context["day"] = (
+                    None if snap.finished else plan_reads.for_screen(tournament, any_round=bool(snap.rounds))
+                )
                 html = render_to_string("tournament/display/_screen.html", context)
         return tournament.version, html.encode()
 

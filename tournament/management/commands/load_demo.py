@@ -13,6 +13,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
@@ -74,12 +75,24 @@ class Command(BaseCommand):
         self._report(tournament, counts)
 
     def _create(self) -> tuple[Tournament, dict[str, int]]:
+        """The demo's organiser, tournament, staff and players; the players counted by progress."""
+        organiser = self._organiser()
+        tournament = self._tournament(organiser)
+        self._staff(tournament, organiser)
+        return tournament, self._players(tournament)
+
+    def _organiser(self) -> AbstractBaseUser:
+        """The demo organiser's login, created when missing (the one account made outside the desk)."""
         username, password = ORGANISER
         user_model = get_user_model()
         organiser = user_model.objects.filter(username=username).first()
         if organiser is None:
             organiser = user_model.objects.create_user(username=username, password=password)
+        return organiser
 
+    def _tournament(self, organiser: AbstractBaseUser) -> Tournament:
+        """Today's demo knockout with its checklist, a registration window over the whole day and
+        the start time of the expected plan."""
         today = timezone.localdate()
         tz = timezone.get_current_timezone()
         window = desk.WindowInput(
@@ -100,9 +113,11 @@ class Command(BaseCommand):
             windows=[window],
         )
         # The championship's rules: "Anmeldung von 09:00-09:30 ..., Spiel-Beginn 10 Uhr" (the expected plan's start).
-        tournament = desk.save_settings(
-            tournament=tournament, actor=organiser, start_time=datetime.time(10, 0)
-        ).tournament
+        return desk.save_settings(tournament=tournament, actor=organiser, start_time=datetime.time(10, 0)).tournament
+
+    def _staff(self, tournament: Tournament, organiser: AbstractBaseUser) -> None:
+        """The demo's desk and referee logins, given their roles in the tournament."""
+        user_model = get_user_model()
         for staff_name, staff_password, role in STAFF:
             # A password creates the account (add_staff refuses a taken name); a demo login left from
             # an earlier demo tournament just gets its role again.
@@ -115,7 +130,9 @@ class Command(BaseCommand):
                 password="" if exists else staff_password,
             )
 
-        desk_user = user_model.objects.get(username=STAFF[0][0])
+    def _players(self, tournament: Tournament) -> dict[str, int]:
+        """``PLAYERS`` registered by the desk login, each as far as the desk got (see ``PLAYERS``)."""
+        desk_user = get_user_model().objects.get(username=STAFF[0][0])
         items = list(tournament.checklist_items.order_by("position", "pk"))
         counts = {"players": 0, "ticked_all": 0, "checked_in": 0}
         for index, (name, club, contact, progress) in enumerate(PLAYERS):
@@ -141,7 +158,7 @@ class Command(BaseCommand):
             if progress == "in":
                 desk.check_in_player(tournament=tournament, actor=desk_user, player_id=player_id)
                 counts["checked_in"] += 1
-        return tournament, counts
+        return counts
 
     def _report(self, tournament: Tournament, counts: dict[str, int]) -> None:
         write = self.stdout.write

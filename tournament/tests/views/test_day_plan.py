@@ -237,3 +237,38 @@ def test_during_the_day_every_format_follows_the_round_under_way(fmt: str) -> No
     assert last is not None and not last.started and last.start is not None and last.start > rnd.started_at
     starts = [row.start for row in found.plan.rows]
     assert starts == sorted(starts)  # type: ignore[type-var]
+
+
+def _screen_queries(client: Client, tournament: Tournament, cycle: int) -> tuple[int, str]:
+    path = reverse("tournament:projector_screen", args=[tournament.public_key])
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(path, {"cycle": str(cycle)} if cycle else {})
+    assert response.status_code == 200
+    return len(queries), response.content.decode()
+
+
+def test_the_screen_plans_once_per_version_and_before_play_reads_no_tables(client: Client) -> None:
+    tournament = TournamentFactory(start_time=dt.time(10, 0))
+    PlayerFactory.create_batch(23, tournament=tournament)
+    tournament.refresh_from_db()
+    cache.clear()
+    with CaptureQueriesContext(connection) as queries:
+        plan = plan_reads.for_screen(tournament, any_round=False)
+    # Before play the screen knows no round is seated: the players counted, no tables read.
+    assert len(queries) == 1
+    assert plan == plan_reads.read(tournament)
+    with CaptureQueriesContext(connection) as queries:
+        assert plan_reads.for_screen(tournament, any_round=False) == plan
+    assert len(queries) == 0  # the same version: kept
+    cache.clear()
+    first, body = _screen_queries(client, tournament, 0)
+    assert "With 23 players registered" in body
+    # Another rotation of the same version: its own rendering, the plan kept (the players not
+    # counted again; nor the version read: the first poll published it in the cache).
+    again, body_again = _screen_queries(client, tournament, 1)
+    assert "With 23 players registered" in body_again and again == first - 2
+    # A write bumps the version: the screen plans again, for the new count.
+    PlayerFactory(tournament=tournament)
+    Tournament.objects.filter(pk=tournament.pk).update(version=tournament.version + 1)
+    cache.clear()
+    assert "With 24 players registered" in _screen_queries(client, tournament, 0)[1]
