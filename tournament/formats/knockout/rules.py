@@ -729,7 +729,7 @@ def _decide(
     if [candidate.code for candidate in offered] == [PLAIN_ROUND]:
         return replace(first.plan, forecast=forecast)
     chosen = next((c for c in offered if c.code == choice), None) or next((c for c in ranked if c.code == choice), None)
-    if chosen is None and choice in _EARLIER_CODES:  # recorded before one table and several were told apart
+    if chosen is None and choice in _EARLIER_CODES:  # an audited choice from when its code also meant one such table
         chosen = next((c for c in ranked if c.code == _EARLIER_CODES[choice]), None)
     if chosen is None:
         reason = FINAL_SIZE if table_counts(len(players), settings.preferred, settings.largest) else NO_SPLIT
