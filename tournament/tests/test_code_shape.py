@@ -20,17 +20,6 @@ LIMIT = 60
 
 #: Functions over ``LIMIT`` lines, as "path:qualified name" -> lines when listed (issue 31).
 DEBT: dict[str, int] = {
-    "tournament/formats/knockout/rules.py:rank_players": 62,
-    "tournament/formats/knockout/services.py:_downstream": 68,
-    "tournament/formats/life_bands/reads.py:ranking": 64,
-    "tournament/formats/life_bands/reads.py:state": 68,
-    "tournament/formats/life_bands/rules.py:rank_players": 64,
-    "tournament/formats/life_bands/services.py:form_consolation_tables": 73,
-    "tournament/formats/life_bands/services.py:start_main_round": 95,
-    "tournament/formats/life_bands/views.py:half_tracker": 119,
-    "tournament/formats/points/rules.py:standings_of_totals": 144,
-    "tournament/formats/points/services.py:plan_next_round": 64,
-    "tournament/formats/points/services.py:start_round": 66,
     "tournament/formats/record.py:build": 64,
 }
 

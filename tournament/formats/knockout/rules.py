@@ -729,7 +729,7 @@ def _decide(
     if [candidate.code for candidate in offered] == [PLAIN_ROUND]:
         return replace(first.plan, forecast=forecast)
     chosen = next((c for c in offered if c.code == choice), None) or next((c for c in ranked if c.code == choice), None)
-    if chosen is None and choice in _EARLIER_CODES:  # recorded before one table and several were told apart
+    if chosen is None and choice in _EARLIER_CODES:  # an audited choice from when its code also meant one such table
         chosen = next((c for c in ranked if c.code == _EARLIER_CODES[choice]), None)
     if chosen is None:
         reason = FINAL_SIZE if table_counts(len(players), settings.preferred, settings.largest) else NO_SPLIT
@@ -1017,10 +1017,17 @@ def final_duels(final: Sequence[TableResult], final_place: Mapping[int, int]) ->
     return last
 
 
-def rank_players(entrants: Sequence[Entrant], rounds: Sequence[RoundResult]) -> list[RankEntry]:
-    """Everyone, by how far they got, then games won at their last table, then
-    start number. Finalists come first in the final's order."""
-    start = {e.id: e.start_number for e in entrants}
+@dataclass(frozen=True)
+class _Reached:
+    """How far each player got, and the final's order and tables, read from the rounds."""
+
+    last_seen: dict[int, tuple[int, str, int, int]]  # id -> (depth, stage, round number, games won)
+    final_order: tuple[int, ...]
+    final_tables: tuple[TableResult, ...]
+
+
+def _reached(rounds: Sequence[RoundResult]) -> _Reached:
+    """Walk the rounds in order: each player's last table (not a duel), and the final's order and tables."""
     last_seen: dict[int, tuple[int, str, int, int]] = {}  # id -> (depth, stage, round number, games won)
     main_index = 0
     final_order: tuple[int, ...] = ()
@@ -1037,16 +1044,30 @@ def rank_players(entrants: Sequence[Entrant], rounds: Sequence[RoundResult]) -> 
                 continue
             for seat in table.seats:
                 last_seen[seat.player_id] = (depth, rnd.stage, rnd.number, seat.games_won)
-    final_place = {pid: index for index, pid in enumerate(final_order, start=1)}
-    duels = final_duels(final_tables, final_place)
+    return _Reached(last_seen=last_seen, final_order=final_order, final_tables=final_tables)
+
+
+def _final_points(final_tables: tuple[TableResult, ...]) -> dict[int, int]:
+    """Each finalist's points at the final's table, where the final is played to a points target."""
     final_table = next((table for table in final_tables if not table.is_duel), None)
-    final_points = (
+    return (
         {seat.player_id: seat.points for seat in final_table.seats}
         if final_table is not None and final_table.points_target is not None
         else {}
     )
+
+
+def rank_players(entrants: Sequence[Entrant], rounds: Sequence[RoundResult]) -> list[RankEntry]:
+    """Everyone, by how far they got, then games won at their last table, then
+    start number. Finalists come first in the final's order."""
+    start = {e.id: e.start_number for e in entrants}
+    reached = _reached(rounds)
+    last_seen = reached.last_seen
+    final_place = {pid: index for index, pid in enumerate(reached.final_order, start=1)}
+    duels = final_duels(reached.final_tables, final_place)
+    final_points = _final_points(reached.final_tables)
     # Players tied in the final who played a duel: it decided their order.
-    duel_players = [{seat.player_id for seat in table.seats} for table in tied_duels(final_tables)]
+    duel_players = [{seat.player_id for seat in table.seats} for table in tied_duels(reached.final_tables)]
 
     def seen(pid: int) -> tuple[int, str, int, int]:
         return last_seen.get(pid, (0, "", 0, 0))

@@ -521,38 +521,32 @@ undo_last_game = results.undoer(refresh=refresh_table, guard=_undo_guard)
 close_table = results.closer(guard=_close_guard, after=_after_close)
 
 
-def _downstream(tournament: Tournament, table: Table) -> list[corrections.Swap]:
-    """After a correction at ``table``: the seats of the next round that the rules now give to
-    someone else (the winner who no longer won, the loser who no longer plays the lucky-loser
-    round), planned again from the results up to the table's round with the organiser's
-    choice of then. Refused where the next round would be seated otherwise (another count)."""
-    rnd = table.round
-    following = Round.objects.filter(tournament=tournament, number__gt=rnd.number).order_by("number").first()
-    if following is None:
-        return []
+def _refuse_after_duel(table: Table) -> None:
+    """A correction at the final, or its duel, once a duel is played would reorder places the duel decided."""
     if table.is_duel or _duels(table).filter(games__status=GameStatus.VALID).exists():
         duels = list(_duels(table).select_related("round")) or [table]
         raise ServiceError(
             _("%(duels)s has been played and orders the final's places: void its games first, then correct the final.")
             % {"duels": corrections.tables_named(duels)}
         )
+
+
+def _plan_again(tournament: Tournament, rnd: Round, following: Round) -> knockout.NextRound | knockout.Finished:
+    """The next round planned again from the results up to ``rnd``, with the choice the organiser made then."""
     up_to = Round.objects.filter(tournament=tournament, number__lte=rnd.number).count()
     results_so_far = reads.round_results(tournament)[:up_to]
     started = AuditEntry.objects.filter(tournament=tournament, action="round_started", detail__round=following.number)
     choice = str((started.values_list("detail", flat=True).first() or {}).get("choice") or "")
     try:
         settings = reads.settings_of(tournament)
-        plan = knockout.plan_next_round(reads.entrants(tournament), results_so_far, settings, choice)
+        return knockout.plan_next_round(reads.entrants(tournament), results_so_far, settings, choice)
     except FormatError as error:
         raise _format_error(error) from None
-    seated = dict(Seat.objects.filter(table__round=following).values_list("player_id", "table_id"))
-    tables = {t.pk: t for t in Table.objects.filter(round=following).select_related("round")}
-    # The refusals name the round already seated and its tables, and what is left to do.
-    where = {
-        "round": str(rnd),
-        "next": str(following),
-        "tables": corrections.tables_named(sorted(tables.values(), key=lambda t: t.number)),
-    }
+
+
+def _still_seated_so(plan: knockout.NextRound | knockout.Finished, where: dict[str, str]) -> knockout.NextRound:
+    """The plan again, where the round seated can keep it: refused where it would end the tournament or
+    ask the organiser again, since a correction cannot take a seated round back nor seat it again."""
     if isinstance(plan, knockout.Finished):
         raise ServiceError(
             _(
@@ -574,15 +568,38 @@ def _downstream(tournament: Tournament, table: Table) -> list[corrections.Swap]:
             + " "
             + corrections.keep_going_on()
         )
-    leaves = sorted(set(seated) - set(plan.players))
-    takes = sorted(set(plan.players) - set(seated))
+    return plan
+
+
+def _downstream(tournament: Tournament, table: Table) -> list[corrections.Swap]:
+    """After a correction at ``table``: the seats of the next round that the rules now give to
+    someone else (the winner who no longer won, the loser who no longer plays the lucky-loser
+    round), planned again from the results up to the table's round with the organiser's
+    choice of then. Refused where the next round would be seated otherwise (another count)."""
+    rnd = table.round
+    following = Round.objects.filter(tournament=tournament, number__gt=rnd.number).order_by("number").first()
+    if following is None:
+        return []
+    _refuse_after_duel(table)
+    plan = _plan_again(tournament, rnd, following)
+    seated = dict(Seat.objects.filter(table__round=following).values_list("player_id", "table_id"))
+    tables = {t.pk: t for t in Table.objects.filter(round=following).select_related("round")}
+    # The refusals name the round already seated and its tables, and what is left to do.
+    where = {
+        "round": str(rnd),
+        "next": str(following),
+        "tables": corrections.tables_named(sorted(tables.values(), key=lambda t: t.number)),
+    }
+    next_round = _still_seated_so(plan, where)
+    leaves = sorted(set(seated) - set(next_round.players))
+    takes = sorted(set(next_round.players) - set(seated))
     if len(leaves) != len(takes):
         raise ServiceError(
             _(
                 "After this correction %(going)d players would go on to %(next)s instead of the %(seated)d seated "
                 "there (%(tables)s), and a correction cannot seat a round again."
             )
-            % {**where, "going": len(plan.players), "seated": len(seated)}
+            % {**where, "going": len(next_round.players), "seated": len(seated)}
             + " "
             + corrections.keep_going_on()
         )

@@ -3,6 +3,7 @@ what its pages show beyond the common parts. Fixed query counts."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -73,35 +74,45 @@ class State:
     grand_final: Round | None
 
 
-def state(tournament: Tournament) -> State:
-    """Where every player of the tournament is now (the services read it under the tournament lock)."""
-    rounds = list(Round.objects.filter(tournament=tournament).order_by("number"))
-    main_rounds = [r for r in rounds if r.stage == enums.Stage.MAIN]
-    main_round = main_rounds[-1] if main_rounds else None
-    consolation = next((r for r in rounds if r.stage == enums.Stage.CONSOLATION), None)
-    grand_final = next((r for r in rounds if r.stage == enums.Stage.GRAND_FINAL), None)
+def _unsettled(tournament: Tournament) -> list[str]:
+    """The table statuses that hold up a round and keep its players from moving on."""
     # With a second confirmation or automatic advancement (``moves_on_at_close``) a decided table
     # counts once it is closed: until then it holds up the round like a playing one, and its
     # players do not move on (its referee can still undo the last game).
     unsettled = [enums.TableStatus.PLAYING]
     if moves_on_at_close(tournament):
         unsettled.append(enums.TableStatus.DECIDED)
+    return unsettled
+
+
+@dataclass(frozen=True)
+class _MainRound:
+    """Where the latest main round stands: still open, its survivors or, after its final table, its winners."""
+
+    open: bool
+    survivors: list[int]
+    winners: list[int]
+    done: bool
+
+
+def _main_round(main_round: Round | None, unsettled: list[str]) -> _MainRound:
+    """Read the latest main round: open while a table is unsettled, then who survived it."""
     main_open = bool(main_round and main_round.tables.filter(status__in=unsettled).exists())
-    main_winners: list[int] = []
-    main_survivors: list[int] = []
-    main_done = False
-    if main_round is not None and not main_open:
-        final_table = main_round.tables.filter(is_final=True).first()
-        survivors = list(
-            Seat.objects.filter(table__round=main_round, out_order__isnull=True)
-            .order_by("player__start_number")
-            .values_list("player_id", flat=True)
-        )
-        if final_table is not None:
-            main_winners, main_done = survivors, True
-        else:
-            main_survivors = survivors
-    consolation_playing = bool(consolation and consolation.tables.filter(status__in=unsettled).exists())
+    if main_round is None or main_open:
+        return _MainRound(open=main_open, survivors=[], winners=[], done=False)
+    final_table = main_round.tables.filter(is_final=True).first()
+    survivors = list(
+        Seat.objects.filter(table__round=main_round, out_order__isnull=True)
+        .order_by("player__start_number")
+        .values_list("player_id", flat=True)
+    )
+    if final_table is not None:
+        return _MainRound(open=main_open, survivors=[], winners=survivors, done=True)
+    return _MainRound(open=main_open, survivors=survivors, winners=[], done=False)
+
+
+def _pool(tournament: Tournament) -> list[int]:
+    """Who waits in the consolation pool now and can be seated, the longest waiting first."""
     waiting = PoolEntry.objects.filter(tournament=tournament, left_at__isnull=True)
     if tournament.confirm_results:
         waiting = waiting.filter(Q(source_table__isnull=True) | Q(source_table__status=enums.TableStatus.CLOSED))
@@ -109,31 +120,50 @@ def state(tournament: Tournament) -> State:
         # A player out at a table that plays on joins at once (the pool is refilled continuously);
         # those of a decided table when it is closed.
         waiting = waiting.exclude(source_table__status=enums.TableStatus.DECIDED)
-    pool = list(waiting.order_by("joined_at", "pk").values_list("player_id", flat=True))
-    consolation_winners = list(
+    return list(waiting.order_by("joined_at", "pk").values_list("player_id", flat=True))
+
+
+def _consolation_winners(tournament: Tournament, consolation: Round | None) -> list[int]:
+    """Who qualified from the consolation round: through the pool without a table, then at its final tables."""
+    winners = list(
         PoolEntry.objects.filter(tournament=tournament, left_reason=PoolEntry.Left.QUALIFIED).values_list(
             "player_id", flat=True
         )
     )
     if consolation is not None:
-        consolation_winners += list(
+        winners += list(
             Seat.objects.filter(table__round=consolation, table__is_final=True, advances=True).values_list(
                 "player_id", flat=True
             )
         )
+    return winners
+
+
+def state(tournament: Tournament) -> State:
+    """Where every player of the tournament is now (the services read it under the tournament lock)."""
+    rounds = list(Round.objects.filter(tournament=tournament).order_by("number"))
+    main_rounds = [r for r in rounds if r.stage == enums.Stage.MAIN]
+    main_round = main_rounds[-1] if main_rounds else None
+    consolation = next((r for r in rounds if r.stage == enums.Stage.CONSOLATION), None)
+    grand_final = next((r for r in rounds if r.stage == enums.Stage.GRAND_FINAL), None)
+    unsettled = _unsettled(tournament)
+    main = _main_round(main_round, unsettled)
+    consolation_playing = bool(consolation and consolation.tables.filter(status__in=unsettled).exists())
+    pool = _pool(tournament)
+    consolation_winners = _consolation_winners(tournament, consolation)
     final_cons = consolation.tables.filter(is_final=True).first() if consolation else None
     consolation_done = (
-        main_done
+        main.done
         and not pool
         and not consolation_playing
         and (final_cons is None or final_cons.status not in unsettled)
     )
     return State(
         main_round=main_round,
-        main_open=main_open,
-        main_survivors=main_survivors,
-        main_winners=main_winners,
-        main_done=main_done,
+        main_open=main.open,
+        main_survivors=main.survivors,
+        main_winners=main.winners,
+        main_done=main.done,
         consolation=consolation,
         consolation_playing=consolation_playing,
         pool=pool,
@@ -157,16 +187,17 @@ def pool_players(tournament: Tournament, limit: int | None = None) -> list[PoolE
     return list(waiting if limit is None else waiting[:limit])
 
 
-def ranking(tournament: Tournament) -> list[Standing]:
-    """Everyone by what the format counts (``rules.rank_players``): grand finalists first (still
-    in it, then by place), then still in the main round, bands left, chips at the latest table,
-    who went out later, and the start number last. After the grand final: its places, then
-    later out ranks higher. Five queries (four once the tournament is finished)."""
-    players = ranked_players(tournament, [enums.PlayerStatus.CHECKED_IN])
-    gf = Round.objects.filter(tournament=tournament, stage=enums.Stage.GRAND_FINAL).first()
-    finalists: dict[int, int | None] = {}
-    if gf is not None:
-        finalists = dict(Seat.objects.filter(table__round=gf).values_list("player_id", "place"))
+@dataclass(frozen=True)
+class _Cuts:
+    """The life bands cut so far: each player's bands left, and for those out, when and where they went out."""
+
+    remaining: dict[int, int]
+    out_sequence: dict[int, int]  # id -> the game that cut the last band (later out: higher)
+    went_out: dict[int, str]  # id -> "stage:stage number"
+
+
+def _cuts(tournament: Tournament, players: Iterable[int]) -> _Cuts:
+    """Count the band cuts of valid games, in the order they were played, down to each player's last band."""
     cuts = (
         LedgerEntry.objects.filter(tournament=tournament, kind=enums.LedgerKind.BAND_CUT)
         .exclude(game__status=GameStatus.VOIDED)
@@ -182,30 +213,65 @@ def ranking(tournament: Tournament) -> list[Standing]:
         if remaining[pid] <= 0:
             out_sequence[pid] = game_id
             went_out[pid] = f"{stage}:{stage_number}"
+    return _Cuts(remaining=remaining, out_sequence=out_sequence, went_out=went_out)
+
+
+@dataclass(frozen=True)
+class _Live:
+    """While play goes on: the chips at each latest table, and who qualified for a grand final not seated yet."""
+
+    chips: dict[int, int]
+    qualified: dict[int, int | None]
+
+
+def _live(tournament: Tournament, *, grand_final_seated: bool) -> _Live:
+    """Read each player's latest seat (and, before the grand final is seated, the pool's qualified)."""
+    chips: dict[int, int] = {}
+    qualified: dict[int, int | None] = {}
+    # Each player's latest seat (a player's seats are created one seating after another:
+    # the highest pk): the chips there, and whether it was a final table they survived
+    # (qualified for a grand final not seated yet).
+    latest = (
+        Seat.objects.filter(table__round__tournament=tournament)
+        .values("player_id")
+        .annotate(last=Max("pk"))
+        .values("last")
+    )
+    for pid, held, is_final, advances in Seat.objects.filter(pk__in=latest).values_list(
+        "player_id", "chips", "table__is_final", "advances"
+    ):
+        chips[pid] = held
+        if not grand_final_seated and is_final and advances:
+            qualified[pid] = None
+    if not grand_final_seated:
+        # The pool's last players who went through without a table.
+        pool_qualified = PoolEntry.objects.filter(tournament=tournament, left_reason=PoolEntry.Left.QUALIFIED)
+        qualified.update(dict.fromkeys(pool_qualified.values_list("player_id", flat=True)))
+    return _Live(chips=chips, qualified=qualified)
+
+
+def ranking(tournament: Tournament) -> list[Standing]:
+    """Everyone by what the format counts (``rules.rank_players``): grand finalists first (still
+    in it, then by place), then still in the main round, bands left, chips at the latest table,
+    who went out later, and the start number last. After the grand final: its places, then
+    later out ranks higher. Five queries (four once the tournament is finished)."""
+    players = ranked_players(tournament, [enums.PlayerStatus.CHECKED_IN])
+    gf = Round.objects.filter(tournament=tournament, stage=enums.Stage.GRAND_FINAL).first()
+    finalists: dict[int, int | None] = {}
+    if gf is not None:
+        finalists = dict(Seat.objects.filter(table__round=gf).values_list("player_id", "place"))
+    cuts = _cuts(tournament, players)
+    remaining, went_out = cuts.remaining, cuts.went_out
     chips: dict[int, int] = {}
     if tournament.status != enums.TournamentStatus.FINISHED:
-        # Each player's latest seat (a player's seats are created one seating after another:
-        # the highest pk): the chips there, and whether it was a final table they survived
-        # (qualified for a grand final not seated yet).
-        latest = (
-            Seat.objects.filter(table__round__tournament=tournament)
-            .values("player_id")
-            .annotate(last=Max("pk"))
-            .values("last")
-        )
-        for pid, held, is_final, advances in Seat.objects.filter(pk__in=latest).values_list(
-            "player_id", "chips", "table__is_final", "advances"
-        ):
-            chips[pid] = held
-            if gf is None and is_final and advances:
-                finalists[pid] = None
-        if gf is None:
-            # The pool's last players who went through without a table.
-            qualified = PoolEntry.objects.filter(tournament=tournament, left_reason=PoolEntry.Left.QUALIFIED)
-            finalists.update(dict.fromkeys(qualified.values_list("player_id", flat=True)))
+        live = _live(tournament, grand_final_seated=gf is not None)
+        chips = live.chips
+        finalists.update(live.qualified)
     in_main = {pid for pid, left in remaining.items() if left >= tournament.life_bands}
     start = {pid: p.start_number or 0 for pid, p in players.items()}
-    entries = life_bands.rank_players(start, finalists, out_sequence, in_main=in_main, bands=remaining, chips=chips)
+    entries = life_bands.rank_players(
+        start, finalists, cuts.out_sequence, in_main=in_main, bands=remaining, chips=chips
+    )
     return [
         Standing.of(
             e,

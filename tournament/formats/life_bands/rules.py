@@ -211,6 +211,34 @@ class RankEntry:
     decided_by: str = ""
 
 
+def _grand_final_places(grand_final: Sequence[int] | Mapping[int, int | None]) -> dict[int, int | None]:
+    """Each grand finalist's place (None while still in it), from the mapping or the finished order."""
+    if isinstance(grand_final, Mapping):
+        return dict(grand_final)
+    return {pid: index for index, pid in enumerate(grand_final, start=1)}
+
+
+@dataclass(frozen=True)
+class _Standing:
+    """What ranks a player: the grand final's places, who is out, and the live counts."""
+
+    gf_place: dict[int, int | None]
+    out_sequence: Mapping[int, int]
+    main: frozenset[int]
+    bands_left: Mapping[int, int]
+    chips_now: Mapping[int, int]
+
+    def alive(self, pid: int) -> bool:
+        """Still playing outside the grand final: the live counts rank them."""
+        return pid not in self.gf_place and pid not in self.out_sequence
+
+    def chips_of(self, pid: int) -> int:
+        """The chips that count for the player: a finalist's only while still in the grand final."""
+        if pid in self.gf_place:
+            return self.chips_now.get(pid, 0) if self.gf_place[pid] is None else 0
+        return self.chips_now.get(pid, 0) if self.alive(pid) else 0
+
+
 def rank_players(
     start_numbers: Mapping[int, int],
     grand_final: Sequence[int] | Mapping[int, int | None],
@@ -236,31 +264,23 @@ def rank_players(
     where every other rule ties. A finished tournament (everyone but the finalists out) is
     ranked by the grand final's places, then by who went out later.
     """
-    if isinstance(grand_final, Mapping):
-        gf_place: dict[int, int | None] = dict(grand_final)
-    else:
-        gf_place = {pid: index for index, pid in enumerate(grand_final, start=1)}
-    main = frozenset(in_main)
-    bands_left = bands or {}
-    chips_now = chips or {}
-
-    def alive(pid: int) -> bool:
-        return pid not in gf_place and pid not in out_sequence
-
-    def chips_of(pid: int) -> int:
-        if pid in gf_place:
-            return chips_now.get(pid, 0) if gf_place[pid] is None else 0
-        return chips_now.get(pid, 0) if alive(pid) else 0
-
+    now = _Standing(
+        gf_place=_grand_final_places(grand_final),
+        out_sequence=out_sequence,
+        main=frozenset(in_main),
+        bands_left=bands or {},
+        chips_now=chips or {},
+    )
+    gf_place = now.gf_place
     ranked = rank_by(
         start_numbers,
         [
             # The player above reached the grand final; this one did not.
             (RULE_NOT_IN_GRAND_FINAL, lambda pid: pid not in gf_place),
             (RULE_GRAND_FINAL, lambda pid: gf_place.get(pid) or 0),
-            (RULE_STILL_IN_MAIN, lambda pid: not (alive(pid) and pid in main)),
-            (RULE_MORE_BANDS, lambda pid: -bands_left.get(pid, 0) if alive(pid) else 0),
-            (RULE_MORE_CHIPS, lambda pid: -chips_of(pid)),
+            (RULE_STILL_IN_MAIN, lambda pid: not (now.alive(pid) and pid in now.main)),
+            (RULE_MORE_BANDS, lambda pid: -now.bands_left.get(pid, 0) if now.alive(pid) else 0),
+            (RULE_MORE_CHIPS, lambda pid: -now.chips_of(pid)),
             (RULE_WENT_OUT_LATER, lambda pid: -(out_sequence.get(pid) or 10**12)),
             (RULE_START_NUMBER, lambda pid: start_numbers[pid]),
         ],

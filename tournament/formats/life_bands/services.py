@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from datetime import datetime
-from typing import Any
+from typing import Any, NoReturn
 
 from django.db import IntegrityError, transaction
 from django.db.models import F
@@ -100,6 +100,57 @@ def _reserved(tournament: Tournament, current: reads.State, seating_now: Iterabl
     return rounds.reserved_numbers(tournament.id, still_in)
 
 
+def _main_players(locked: Tournament, current: reads.State) -> list[int]:
+    """Who plays the next main round: every checked-in player first, then the survivors; refused while
+    main tables play or once the main round is over."""
+    if current.main_open:
+        raise ServiceError(_("Main-round tables are still playing."))
+    if current.main_done:
+        raise ServiceError(_("The main round is over; its winners wait for the grand final."))
+    if current.main_round is not None:
+        return current.main_survivors
+    refuse_without_draw(locked)
+    players = list(
+        Player.objects.filter(tournament=locked, status=enums.PlayerStatus.CHECKED_IN)
+        .order_by("start_number")
+        .values_list("pk", flat=True)
+    )
+    refuse_too_few(len(players), life_bands.SPEC.min_players)
+    return players
+
+
+def _main_plan(locked: Tournament, players: list[int], choice: str) -> life_bands.MainPlan:
+    """The next main round's plan; where the count does not split, the organiser is asked (again)."""
+    try:
+        plan = life_bands.plan_main(players, locked.table_size, locked.table_size_max, choice)
+    except FormatError:
+        raise ServiceError(_("%(players)d players cannot be seated.") % {"players": len(players)}) from None
+    if plan.options:
+        question = _("%(players)d players cannot be split into tables of %(min)d to %(max)d. Choose how to go on.") % {
+            "players": len(players),
+            "min": locked.table_size,
+            "max": locked.table_size_max,
+        }
+        if choice:
+            question = _("“%(choice)s” is not one of the ways to seat %(players)d players. %(question)s") % {
+                "choice": choice,
+                "players": len(players),
+                "question": question,
+            }
+        raise NeedsChoice(question, options=plan.options, players=len(players))
+    return plan
+
+
+def _draw_main(
+    locked: Tournament, plan: life_bands.MainPlan, players: list[int], seed: int, clubs: dict[int, str], *, first: bool
+) -> seating.SeatingPlan:
+    """Draw the main round's tables: its final table as one, else at the plan's sizes (clubs apart in round 1)."""
+    if plan.final_table:
+        return _plan(list(plan.final_table), seed, len(players), len(players), clubs, False)
+    apart = first and locked.keep_clubs_apart
+    return _plan(players, seed, plan.preferred, plan.largest, clubs, apart)
+
+
 def start_main_round(*, tournament: Tournament, actor: User, choice: str = "", seed: int | None = None) -> Round | None:
     """Seat the next main round: round 1 with every checked-in player, then
     the survivors, down to the main round's final table. Returns None when the
@@ -114,39 +165,8 @@ def start_main_round(*, tournament: Tournament, actor: User, choice: str = "", s
         locked = lock_tournament(tournament.pk)
         _require_format(locked)
         current = reads.state(locked)
-        if current.main_open:
-            raise ServiceError(_("Main-round tables are still playing."))
-        if current.main_done:
-            raise ServiceError(_("The main round is over; its winners wait for the grand final."))
-        if current.main_round is None:
-            refuse_without_draw(locked)
-            players = list(
-                Player.objects.filter(tournament=locked, status=enums.PlayerStatus.CHECKED_IN)
-                .order_by("start_number")
-                .values_list("pk", flat=True)
-            )
-            refuse_too_few(len(players), life_bands.SPEC.min_players)
-        else:
-            players = current.main_survivors
-        try:
-            plan = life_bands.plan_main(players, locked.table_size, locked.table_size_max, choice)
-        except FormatError:
-            raise ServiceError(_("%(players)d players cannot be seated.") % {"players": len(players)}) from None
-        if plan.options:
-            question = _(
-                "%(players)d players cannot be split into tables of %(min)d to %(max)d. Choose how to go on."
-            ) % {
-                "players": len(players),
-                "min": locked.table_size,
-                "max": locked.table_size_max,
-            }
-            if choice:
-                question = _("“%(choice)s” is not one of the ways to seat %(players)d players. %(question)s") % {
-                    "choice": choice,
-                    "players": len(players),
-                    "question": question,
-                }
-            raise NeedsChoice(question, options=plan.options, players=len(players))
+        players = _main_players(locked, current)
+        plan = _main_plan(locked, players, choice)
         seed = draws.new_seed() if seed is None else seed
         clubs = dict(Player.objects.filter(pk__in=players).values_list("pk", "club"))
         if current.main_round is not None:
@@ -155,11 +175,7 @@ def start_main_round(*, tournament: Tournament, actor: User, choice: str = "", s
             bump(locked)
             return None
         first = current.main_round is None
-        if plan.final_table:
-            plan_tables = _plan(list(plan.final_table), seed, len(players), len(players), clubs, False)
-        else:
-            apart = first and locked.keep_clubs_apart
-            plan_tables = _plan(players, seed, plan.preferred, plan.largest, clubs, apart)
+        plan_tables = _draw_main(locked, plan, players, seed, clubs, first=first)
         placed = rounds.place_and_number(
             locked.id,
             plan_tables.tables,
@@ -229,6 +245,34 @@ def _main_note(tournament: Tournament, count: int, plan: life_bands.MainPlan) ->
     return ""
 
 
+def _qualify_directly(locked: Tournament, winners: tuple[int, ...], now: datetime, actor: User) -> None:
+    """The pool's last players reach the grand final without a table: they leave the pool as qualified."""
+    PoolEntry.objects.filter(tournament=locked, left_at__isnull=True, player_id__in=winners).update(
+        left_at=now, left_reason=PoolEntry.Left.QUALIFIED
+    )
+    bump(locked)
+    audit(locked, actor, "consolation_qualified_directly", players=list(winners))
+
+
+def _refuse_too_few_waiting(locked: Tournament, waiting: int) -> NoReturn:
+    """Too few wait for a table (and more are to come): say how many wait and how many a table needs."""
+    raise ServiceError(
+        ngettext(
+            "%(count)d player waits; a table needs at least %(min)d.",
+            "%(count)d players wait; a table needs at least %(min)d.",
+            waiting,
+        )
+        % {"count": waiting, "min": locked.table_size}
+    )
+
+
+def _consolation_round(locked: Tournament, current: reads.State, seed: int) -> Round:
+    """The consolation round, opened with its first tables."""
+    if current.consolation is not None:
+        return current.consolation
+    return rounds.open_round(locked, stage=enums.Stage.CONSOLATION, seed=seed, algorithm=seating.SEATING_ALGORITHM)
+
+
 def form_consolation_tables(*, tournament: Tournament, actor: User, seed: int | None = None) -> list[Table]:
     """Seat waiting players at new consolation tables, as the pool allows.
 
@@ -247,27 +291,12 @@ def form_consolation_tables(*, tournament: Tournament, actor: User, seed: int | 
         )
         now = timezone.now()
         if plan.winners:
-            PoolEntry.objects.filter(tournament=locked, left_at__isnull=True, player_id__in=plan.winners).update(
-                left_at=now, left_reason=PoolEntry.Left.QUALIFIED
-            )
-            bump(locked)
-            audit(locked, actor, "consolation_qualified_directly", players=list(plan.winners))
+            _qualify_directly(locked, plan.winners, now, actor)
             return []
         if not plan.sizes:
-            raise ServiceError(
-                ngettext(
-                    "%(count)d player waits; a table needs at least %(min)d.",
-                    "%(count)d players wait; a table needs at least %(min)d.",
-                    len(current.pool),
-                )
-                % {"count": len(current.pool), "min": locked.table_size}
-            )
+            _refuse_too_few_waiting(locked, len(current.pool))
         seed = draws.new_seed() if seed is None else seed
-        rnd = current.consolation
-        if rnd is None:
-            rnd = rounds.open_round(
-                locked, stage=enums.Stage.CONSOLATION, seed=seed, algorithm=seating.SEATING_ALGORITHM
-            )
+        rnd = _consolation_round(locked, current, seed)
         waiting = current.pool[: sum(plan.sizes)]
         _close_tables_left(locked, waiting, now)
         clubs = dict(Player.objects.filter(pk__in=waiting).values_list("pk", "club"))

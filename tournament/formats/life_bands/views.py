@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import itertools
 import uuid
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -143,6 +143,133 @@ def _kept_state(kept: Any, mark: str, in_play: list[int]) -> TrackerState | None
         return None
 
 
+@dataclass(frozen=True)
+class _AtTable:
+    """What a request at the table is answered from: its players, recorded games and the rules in force."""
+
+    table_id: int
+    names: dict[int, str]
+    in_play: list[int]
+    mark: str  # the table's recorded results, as the kept game must follow them
+    street: schocken.StreetRule
+    sharp_now: bool
+    first_game: bool
+    next_game: TrackerState
+
+
+@dataclass(frozen=True)
+class _Shown:
+    """What the tracker shows after a request: the game, its kept revision, the words to the referee, the status."""
+
+    current: TrackerState
+    revision: int
+    message: str = ""
+    error: str = ""
+    status: int = 200
+    entered: dict[int, dict[str, str]] = field(default_factory=dict)
+
+
+def _at_table(
+    tournament: Tournament, view: play_reads.TableView, names: dict[int, str], in_play: list[int]
+) -> _AtTable:
+    """Read the table's clock, street rule and recorded games; the next game begun by the last loser."""
+    sharp_now = _sharp_now(tournament, view.table)
+    street = street_rule(tournament)
+    mark = kept_games.results_mark(view.games)
+    last = view.last_game
+    starter = schocken.game_starter(
+        [seat.player_id for seat in view.seats], in_play, last.loser_id if last is not None else None
+    )
+    return _AtTable(
+        table_id=view.table.pk,
+        names=names,
+        in_play=in_play,
+        mark=mark,
+        street=street,
+        sharp_now=sharp_now,
+        first_game=last is None,
+        next_game=_new_game(in_play, sharp_now, starter),
+    )
+
+
+def _answer_post(post: dict[str, str], at: _AtTable, kept_now: TrackerState, revision: int) -> _Shown:
+    """A posted round or discard, refused where the table's results or the kept game moved on meanwhile."""
+    if post.get("mark", at.mark) != at.mark:
+        error = _(
+            "A result was recorded or undone at this table meanwhile: the tracker now shows "
+            "the game after it. This round was not scored."
+        )
+        return _Shown(kept_now, revision, error=error, status=409)
+    if (to_int(post.get("revision")) or 0) != revision:
+        return _Shown(kept_now, revision, error=_stale_message(), status=409)
+    if post.get("action") == "new":
+        # Only on purpose (the page asks first): a decided game's loser is otherwise recorded.
+        discarded = _("The tracked game was discarded without recording it: the next game begins.")
+        return _keep(at, revision, at.next_game, discarded)
+    return _score_round(post, at, kept_now, revision)
+
+
+def _score_round(post: dict[str, str], at: _AtTable, kept_now: TrackerState, revision: int) -> _Shown:
+    """Score the posted round of the game the form carries, and keep the game it leads to."""
+    try:
+        current = _decode(post, at.in_play)
+    except BadState:
+        # The game kept for this table is shown (a new game when none is kept).
+        error = _(
+            "The tracker could not read this game's state (the page was out of date or changed), "
+            "so it shows the game kept for this table."
+        )
+        return _Shown(kept_now, revision, error=error)
+    if current.fresh:
+        # The game begins with this round: the clock decides, not the posted flag.
+        current = replace(current, tracker=replace(current.tracker, sharp=at.sharp_now))
+    if current.tracker.next_step is schocken.Step.DONE:
+        error = _("This game is already decided: record its loser first; the next game then begins by itself.")
+        return _Shown(current, revision, error=error)
+    scored = _play(post, current, at.names, at.street)
+    if isinstance(scored, str):
+        return _Shown(current, revision, error=scored, entered=_entered(post, current))
+    played, message = scored
+    return _keep(at, revision, played, message)
+
+
+def _keep(at: _AtTable, revision: int, game: TrackerState, message: str) -> _Shown:
+    """Keep ``game`` for the table after ``revision``; where another tablet kept a newer one, show that."""
+    try:
+        kept_revision = kept_games.keep_game(
+            table_id=at.table_id, revision=revision, results_mark=at.mark, state=game.encode()
+        ).revision
+    except kept_games.StaleGame as stale:
+        current, kept_revision, error, status = _stale(stale, at.mark, at.in_play, at.next_game)
+        return _Shown(current, kept_revision, error=error, status=status)
+    return _Shown(game, kept_revision, message=message)
+
+
+def _tracker_context(
+    base: dict[str, Any], shown: _Shown, at: _AtTable, next_game_number: int, *, full_page: bool
+) -> dict[str, Any]:
+    """The tracker's template context: the page, the game shown, the form's hidden state and the pad."""
+    current = shown.current
+    context = {
+        **base,
+        **_state_context(current, at.names, shown.entered),
+        "hidden": {**current.encode(), "revision": str(shown.revision), "mark": at.mark},
+        "message": shown.message,
+        "error": shown.error,
+        "sharp_pending": at.sharp_now and not current.tracker.sharp and not current.fresh,
+        "street_first_roll_only": at.street is schocken.StreetRule.FIRST_ROLL,
+        "starter_name": at.names[current.players[current.starter]] if current.fresh else "",
+        "first_game": at.first_game,
+        "loser_id": current.tracker.loser,
+        "next_game_number": next_game_number,
+        "idempotency_key": uuid.uuid4().hex,
+    }
+    if full_page:
+        context["throws"] = throw_words(at.street)
+    context["grid"] = throw_grid(at.street)
+    return context
+
+
 @require_http_methods(["GET", "POST"])
 @tournament_role(enums.Role.REFEREE)
 def half_tracker(request: HtmxHttpRequest, tournament: Tournament, table_id: int) -> HttpResponse:
@@ -173,96 +300,16 @@ def half_tracker(request: HtmxHttpRequest, tournament: Tournament, table_id: int
         # A decided table (the grand final's winner alone, say) has nothing left to track.
         context = {**base, "nothing_to_track": True}
         return render(request, partial, context, status=409 if request.method == "POST" else 200)
-    sharp_now = _sharp_now(tournament, view.table)
-    street = street_rule(tournament)
-    message = error = ""
-    status = 200
-    entered: dict[int, dict[str, str]] = {}
-    mark = kept_games.results_mark(view.games)
-    last = view.last_game
-    starter = schocken.game_starter(
-        [seat.player_id for seat in view.seats], in_play, last.loser_id if last is not None else None
-    )
+    at = _at_table(tournament, view, names, in_play)
     kept = kept_games.kept_game(view.table.pk)
     revision = kept.revision if kept is not None else 0
-    next_game = _new_game(in_play, sharp_now, starter)
-    current = _kept_state(kept, mark, in_play) or next_game
+    kept_now = _kept_state(kept, at.mark, in_play) or at.next_game
+    shown = _Shown(kept_now, revision)
     if request.method == "POST":
-        post = TrackerForm.read(request)["posted"]
-        if post.get("mark", mark) != mark:
-            error, status = (
-                _(
-                    "A result was recorded or undone at this table meanwhile: the tracker now shows "
-                    "the game after it. This round was not scored."
-                ),
-                409,
-            )
-        elif (to_int(post.get("revision")) or 0) != revision:
-            error, status = _stale_message(), 409
-        elif post.get("action") == "new":
-            # Only on purpose (the page asks first): a decided game's loser is otherwise recorded.
-            try:
-                revision = kept_games.keep_game(
-                    table_id=view.table.pk, revision=revision, results_mark=mark, state=next_game.encode()
-                ).revision
-            except kept_games.StaleGame as stale:
-                current, revision, error, status = _stale(stale, mark, in_play, next_game)
-            else:
-                current = next_game
-                message = _("The tracked game was discarded without recording it: the next game begins.")
-        else:
-            try:
-                current = _decode(post, in_play)
-            except BadState:
-                # ``current`` stays the game kept for this table (a new game when none is kept).
-                error = _(
-                    "The tracker could not read this game's state (the page was out of date or changed), "
-                    "so it shows the game kept for this table."
-                )
-            else:
-                if current.fresh:
-                    # The game begins with this round: the clock decides, not the posted flag.
-                    current = replace(current, tracker=replace(current.tracker, sharp=sharp_now))
-                if current.tracker.next_step is schocken.Step.DONE:
-                    error = _(
-                        "This game is already decided: record its loser first; the next game then begins by itself."
-                    )
-                else:
-                    scored = _play(post, current, names, street)
-                    if isinstance(scored, str):
-                        error = scored
-                        entered = _entered(post, current)
-                    else:
-                        played, message = scored
-                        try:
-                            revision = kept_games.keep_game(
-                                table_id=view.table.pk, revision=revision, results_mark=mark, state=played.encode()
-                            ).revision
-                        except kept_games.StaleGame as stale:
-                            current, revision, error, status = _stale(stale, mark, in_play, next_game)
-                            message = ""
-                        else:
-                            current = played
-    loser = current.tracker.loser
-    context = {
-        **base,
-        **_state_context(current, names, entered),
-        "hidden": {**current.encode(), "revision": str(revision), "mark": mark},
-        "message": message,
-        "error": error,
-        "sharp_pending": sharp_now and not current.tracker.sharp and not current.fresh,
-        "street_first_roll_only": street is schocken.StreetRule.FIRST_ROLL,
-        "starter_name": names[current.players[current.starter]] if current.fresh else "",
-        "first_game": last is None,
-        "loser_id": loser,
-        "next_game_number": view.next_game,
-        "idempotency_key": uuid.uuid4().hex,
-    }
-    if not request.htmx:
-        context["throws"] = throw_words(street)
-    context["grid"] = throw_grid(street)
-    if error and status == 200:
-        status = 422
+        shown = _answer_post(TrackerForm.read(request)["posted"], at, kept_now, revision)
+    context = _tracker_context(base, shown, at, view.next_game, full_page=not request.htmx)
+    # A refusal without a status of its own (a throw that does not exist, say) is a 422.
+    status = 422 if shown.error and shown.status == 200 else shown.status
     return render(request, partial, context, status=status)
 
 

@@ -267,6 +267,164 @@ def _half_up(numerator: int, denominator: int) -> int:
     return (2 * numerator + denominator) // (2 * denominator)
 
 
+@dataclass(frozen=True)
+class _Tally:
+    """The summed games of the listed players (per player and per round), and every seated player's round points."""
+
+    totals: dict[int, int]
+    won: dict[int, int]
+    played: dict[int, int]
+    per_round: dict[int, dict[int, int]]
+    # Every player's points per round (listed or not): a round's highest and average are taken over all seated.
+    round_points: dict[int, dict[int, int]]
+
+
+def _tally(start_numbers: Mapping[int, int], summed: Iterable[tuple[int, int, int, int, int]]) -> _Tally:
+    """Add up the summed rows: points, games and round points of played rounds, games won of every row."""
+    totals = dict.fromkeys(start_numbers, 0)
+    won = dict.fromkeys(start_numbers, 0)
+    played = dict.fromkeys(start_numbers, 0)
+    per_round: dict[int, dict[int, int]] = {pid: {} for pid in start_numbers}
+    round_points: dict[int, dict[int, int]] = {}
+    for pid, number, points, games, wins in summed:
+        if games:
+            round_points.setdefault(number, {})[pid] = points
+        if pid not in totals:
+            continue
+        won[pid] += wins
+        if games:
+            totals[pid] += points
+            played[pid] += games
+            per_round[pid][number] = points
+    return _Tally(totals=totals, won=won, played=played, per_round=per_round, round_points=round_points)
+
+
+def _round_counted(scores: list[int], missed: str) -> int:
+    """What a missed round counts by the scores of those seated in it (``MISSED_*``; own average aside)."""
+    if missed == MISSED_ROUND_AVERAGE:
+        return _half_up(sum(scores), len(scores)) if scores else 0
+    if missed == MISSED_RANKED_AFTER:
+        return 0
+    return max(scores, default=0)
+
+
+def _missed_rounds(
+    start_numbers: Mapping[int, int], seated: Mapping[int, Collection[int]], missed: str, tally: _Tally
+) -> dict[int, list[tuple[int, int]]]:
+    """Each listed player's missed rounds (not seated, no game) with what each counts, by round."""
+    missed_rounds: dict[int, list[tuple[int, int]]] = {pid: [] for pid in start_numbers}
+    for number, players in sorted(seated.items()):
+        in_round = tally.round_points.get(number, {})
+        counted = _round_counted([in_round.get(pid, 0) for pid in players], missed)
+        for pid in start_numbers:
+            if pid not in players and number not in tally.per_round[pid]:
+                own = tally.per_round[pid]
+                value = _half_up(sum(own.values()), len(own)) if own else 0
+                missed_rounds[pid].append((number, value if missed == MISSED_OWN_AVERAGE else counted))
+    return missed_rounds
+
+
+def _sort_keys(
+    rules: RankingRules,
+    tally: _Tally,
+    totals: Mapping[int, int],
+    best: Mapping[int, int | None],
+    missed: Mapping[int, list[tuple[int, int]]],
+) -> list[tuple[str, Callable[[int], Any]]]:
+    """The criteria that order the rows, each with the rule it names: the total first, the tie-breaks after."""
+    won, played = tally.won, tally.played
+    criteria = {
+        RULE_GAMES_WON: lambda pid: -won[pid],
+        RULE_BEST_ROUND: lambda pid: low if (low := best[pid]) is not None else 10**9,
+    }
+    keyed: list[tuple[str, Callable[[int], Any]]] = [
+        # A player without a game (a late arrival before their first round) has no total
+        # yet and ranks after everyone who played, not above them with 0.
+        (RULE_TOTAL, lambda pid: played[pid] == 0),
+    ]
+    if rules.missed == MISSED_RANKED_AFTER:
+        keyed += [
+            (RULE_EVERY_ROUND, lambda pid: bool(missed[pid])),
+            (RULE_MORE_ROUNDS, lambda pid: len(missed[pid])),
+        ]
+    keyed.append((RULE_TOTAL, lambda pid: totals[pid]))
+    keyed += [(code, criteria[code]) for code in rules.tie_breaks if code in criteria]
+    return keyed
+
+
+@dataclass(frozen=True)
+class _Ties:
+    """What resolves a tie: the settings, the play-offs seated so far, who has played and who can play."""
+
+    rules: RankingRules
+    playoffs: Sequence[Playoff]
+    played: Mapping[int, int]
+    able: Collection[int]
+
+    def resolve(self, tied: list[int], place: int, after: int) -> list[tuple[int, int, str]]:
+        """Place the players of one tie from ``place`` on (play-offs after index ``after`` only)."""
+        in_scope = self.rules.tie_places == TIE_ALL or place <= PODIUM
+        if not in_scope or self.rules.tie_resolution != TIE_PLAYOFF or not self.played[tied[0]]:
+            return [(place, pid, RULE_SHARED) for pid in tied]
+        playing = [pid for pid in tied if pid in self.able]
+        absent = [pid for pid in tied if pid not in self.able]
+        placed: list[tuple[int, int, str]] = []
+        if len(playing) == 1:
+            placed.append((place, playing[0], RULE_NO_PLAYOFF))
+        elif playing:
+            placed += self._by_playoff(playing, place, after)
+        if absent:
+            placed.extend((place + len(playing), pid, RULE_NO_PLAYOFF) for pid in absent)
+        return placed
+
+    def _by_playoff(self, playing: list[int], place: int, after: int) -> list[tuple[int, int, str]]:
+        """Place the tied players who can play by their play-off: due, playing, or decided (ties in it again)."""
+        group = frozenset(playing)
+        index, playoff = next(
+            ((i, p) for i, p in enumerate(self.playoffs) if i > after and p.players == group), (-1, None)
+        )
+        if playoff is None and not self.rules.playoffs_open:
+            return [(place, pid, RULE_SHARED) for pid in playing]
+        if playoff is None or not playoff.decided:
+            code = RULE_PLAYOFF_DUE if playoff is None else RULE_PLAYOFF_PLAYING
+            return [(place, pid, code) for pid in playing]
+        placed: list[tuple[int, int, str]] = []
+        result = {pid: (playoff.points.get(pid, 0), -playoff.won.get(pid, 0)) for pid in playing}
+        at = place
+        for _result, members in groupby(sorted(playing, key=lambda pid: result[pid]), key=result.__getitem__):
+            group_members = list(members)
+            if len(group_members) == 1:
+                placed.append((at, group_members[0], RULE_PLAYOFF))
+            else:
+                placed += self.resolve(group_members, at, index)
+            at += len(group_members)
+        return placed
+
+
+def _placed(
+    order: list[int],
+    keys: Mapping[int, tuple[Any, ...]],
+    keyed: list[tuple[str, Callable[[int], Any]]],
+    ties: _Ties,
+) -> list[tuple[int, int, str]]:
+    """Walk the ordered players: each place with the rule that told it from the one above, ties resolved."""
+    placed: list[tuple[int, int, str]] = []
+    position = 1
+    above: tuple[Any, ...] | None = None
+    for key, members in groupby(order, key=keys.__getitem__):
+        tied = list(members)
+        if len(tied) == 1:
+            code = ""
+            if above is not None:
+                code = keyed[next(i for i in range(len(key)) if key[i] != above[i])][0]
+            placed.append((position, tied[0], code))
+        else:
+            placed += ties.resolve(tied, position, -1)
+        position += len(tied)
+        above = key
+    return placed
+
+
 def standings_of_totals(
     start_numbers: Mapping[int, int],
     summed: Iterable[tuple[int, int, int, int, int]],
@@ -289,121 +447,24 @@ def standings_of_totals(
     them. Only players in ``can_play`` (default: everyone) are sent to a play-off; the others of
     the tie (withdrawn) rank after them, sharing a place (``RULE_NO_PLAYOFF``). Every other tie
     is a shared place. The start number orders rows that share a place, never a place."""
-    totals = dict.fromkeys(start_numbers, 0)
-    won = dict.fromkeys(start_numbers, 0)
-    played = dict.fromkeys(start_numbers, 0)
-    per_round: dict[int, dict[int, int]] = {pid: {} for pid in start_numbers}
-    # Every player's points per round (listed or not): a round's highest and average are taken over all seated.
-    round_points: dict[int, dict[int, int]] = {}
-    for pid, number, points, games, wins in summed:
-        if games:
-            round_points.setdefault(number, {})[pid] = points
-        if pid not in totals:
-            continue
-        won[pid] += wins
-        if games:
-            totals[pid] += points
-            played[pid] += games
-            per_round[pid][number] = points
-    missed: dict[int, list[tuple[int, int]]] = {pid: [] for pid in start_numbers}
-    for number, players in sorted((seated or {}).items()):
-        in_round = round_points.get(number, {})
-        scores = [in_round.get(pid, 0) for pid in players]
-        if rules.missed == MISSED_ROUND_AVERAGE:
-            counted = _half_up(sum(scores), len(scores)) if scores else 0
-        elif rules.missed == MISSED_RANKED_AFTER:
-            counted = 0
-        else:
-            counted = max(scores, default=0)
-        for pid in start_numbers:
-            if pid not in players and number not in per_round[pid]:
-                own = per_round[pid]
-                value = _half_up(sum(own.values()), len(own)) if own else 0
-                missed[pid].append((number, value if rules.missed == MISSED_OWN_AVERAGE else counted))
-    for pid, rounds_missed in missed.items():
-        totals[pid] += sum(value for _number, value in rounds_missed)
-
+    tally = _tally(start_numbers, summed)
+    missed = _missed_rounds(start_numbers, seated or {}, rules.missed, tally)
+    totals = {pid: points + sum(value for _number, value in missed[pid]) for pid, points in tally.totals.items()}
+    per_round = tally.per_round
     best = {pid: min(rounds.values()) if rounds else None for pid, rounds in per_round.items()}
-    ranked_after = rules.missed == MISSED_RANKED_AFTER
-    criteria = {
-        RULE_GAMES_WON: lambda pid: -won[pid],
-        RULE_BEST_ROUND: lambda pid: low if (low := best[pid]) is not None else 10**9,
-    }
-    keyed: list[tuple[str, Callable[[int], Any]]] = [
-        # A player without a game (a late arrival before their first round) has no total
-        # yet and ranks after everyone who played, not above them with 0.
-        (RULE_TOTAL, lambda pid: played[pid] == 0),
-    ]
-    if ranked_after:
-        keyed += [
-            (RULE_EVERY_ROUND, lambda pid: bool(missed[pid])),
-            (RULE_MORE_ROUNDS, lambda pid: len(missed[pid])),
-        ]
-    keyed.append((RULE_TOTAL, lambda pid: totals[pid]))
-    keyed += [(code, criteria[code]) for code in rules.tie_breaks if code in criteria]
+    keyed = _sort_keys(rules, tally, totals, best, missed)
     keys = {pid: tuple(key(pid) for _code, key in keyed) for pid in start_numbers}
     # The start number only orders the rows of a shared place (and the seats of a play-off).
     order = sorted(start_numbers, key=lambda pid: (keys[pid], start_numbers[pid]))
     able = set(start_numbers) if can_play is None else set(can_play)
-
-    placed: list[tuple[int, int, str]] = []
-
-    def in_scope(place: int) -> bool:
-        return rules.tie_places == TIE_ALL or place <= PODIUM
-
-    def resolve(tied: list[int], place: int, after: int) -> None:
-        """Place the players of one tie from ``place`` on (play-offs after index ``after`` only)."""
-        if not in_scope(place) or rules.tie_resolution != TIE_PLAYOFF or not played[tied[0]]:
-            placed.extend((place, pid, RULE_SHARED) for pid in tied)
-            return
-        playing = [pid for pid in tied if pid in able]
-        absent = [pid for pid in tied if pid not in able]
-        if len(playing) == 1:
-            placed.append((place, playing[0], RULE_NO_PLAYOFF))
-        elif playing:
-            group = frozenset(playing)
-            index, playoff = next(
-                ((i, p) for i, p in enumerate(playoffs) if i > after and p.players == group), (-1, None)
-            )
-            if playoff is None and not rules.playoffs_open:
-                placed.extend((place, pid, RULE_SHARED) for pid in playing)
-            elif playoff is None or not playoff.decided:
-                code = RULE_PLAYOFF_DUE if playoff is None else RULE_PLAYOFF_PLAYING
-                placed.extend((place, pid, code) for pid in playing)
-            else:
-                result = {pid: (playoff.points.get(pid, 0), -playoff.won.get(pid, 0)) for pid in playing}
-                at = place
-                for _result, members in groupby(sorted(playing, key=lambda pid: result[pid]), key=result.__getitem__):
-                    group_members = list(members)
-                    if len(group_members) == 1:
-                        placed.append((at, group_members[0], RULE_PLAYOFF))
-                    else:
-                        resolve(group_members, at, index)
-                    at += len(group_members)
-        if absent:
-            placed.extend((place + len(playing), pid, RULE_NO_PLAYOFF) for pid in absent)
-
-    position = 1
-    above: tuple[Any, ...] | None = None
-    for key, members in groupby(order, key=keys.__getitem__):
-        tied = list(members)
-        if len(tied) == 1:
-            code = ""
-            if above is not None:
-                code = keyed[next(i for i in range(len(key)) if key[i] != above[i])][0]
-            placed.append((position, tied[0], code))
-        else:
-            resolve(tied, position, -1)
-        position += len(tied)
-        above = key
-
+    placed = _placed(order, keys, keyed, _Ties(rules=rules, playoffs=playoffs, played=tally.played, able=able))
     return [
         StandingRow(
             place=place,
             player_id=pid,
             total=totals[pid],
-            games_won=won[pid],
-            games_played=played[pid],
+            games_won=tally.won[pid],
+            games_played=tally.played[pid],
             best_round=best[pid],
             round_totals=tuple(sorted(per_round[pid].items())),
             decided_by=decided_by,

@@ -62,6 +62,76 @@ class NextRound:
     repeated: dict[frozenset[int], int]
 
 
+def _current_round(tournament: Tournament) -> Round | None:
+    """The round before the next one (None before the first): refused where no round can follow."""
+    current = latest_round(tournament)
+    if current is not None:
+        if current.stage == enums.Stage.PLAYOFF:
+            raise ServiceError(_("A play-off has been seated: the rounds are over."))
+        refuse_while_playing(current.tables.all())
+        if current.number >= tournament.rounds_planned:
+            raise ServiceError(_("All %(count)d rounds have been played.") % {"count": tournament.rounds_planned})
+    else:
+        refuse_without_draw(tournament)
+    return current
+
+
+@dataclass(frozen=True)
+class _Field:
+    """Who plays the next round (with their clubs), their fixed seats, and how many pause."""
+
+    players: list[tuple[int, str]]
+    fixed: dict[int, int]
+    paused_count: int
+
+
+def _field(tournament: Tournament) -> _Field:
+    """Read the checked-in players: those not paused play, at their fixed tables where they have one."""
+    checked_in = list(
+        Player.objects.filter(tournament=tournament, status=enums.PlayerStatus.CHECKED_IN).values_list(
+            "pk", "club", "paused_from_round", "fixed_table"
+        )
+    )
+    # A pause is always set for a round not seated yet (``pause_player``): whoever has one sits out.
+    players = [(pid, club) for pid, club, paused, _fixed in checked_in if paused is None]
+    # Fixed seats (``Player.fixed_table``), read with the players.
+    fixed = {pid: number for pid, _club, paused, number in checked_in if paused is None and number is not None}
+    return _Field(players=players, fixed=fixed, paused_count=len(checked_in) - len(players))
+
+
+@dataclass(frozen=True)
+class _RoundSeating:
+    """What seats the next round: its players, the seed, the rounds before, the table sizes and options."""
+
+    players: list[tuple[int, str]]
+    seed: int
+    met: dict[frozenset[int], int]
+    history: list[list[list[int]]]
+    tables: points.TablePlan
+    keep_clubs_apart: bool
+    rounds_left: int
+
+    def seat(self, pins: dict[int, int] | None) -> seating.SeatingPlan:
+        """Seat the round, with ``pins`` the fixed seats (None: seated as if there were none)."""
+        request = seating.SeatingRequest(
+            players=tuple(seating.SeatingPlayer(id=pid, club=club) for pid, club in self.players),
+            seed=self.seed,
+            met=self.met,
+            last_round_pairs=tuple(seating.table_pairs(self.history[-1])) if self.history else (),
+            preferred=self.tables.preferred,
+            largest=self.tables.largest,
+            # The short tables go to those who sat at one least often (nobody twice before everyone once).
+            short_table_history=points.short_table_counts(self.history, self.tables.preferred),
+            keep_clubs_apart=self.keep_clubs_apart,
+            # Planning the rounds still to come together keeps more of them repeat-free (social golfer).
+            rounds_left=self.rounds_left,
+            # The rounds as seated: a known design the earlier rounds came from is continued.
+            history_rounds=self.history,
+            fixed=pins,
+        )
+        return seating.seat_round(request)
+
+
 def plan_next_round(tournament: Tournament, *, choice: str = "", seed: int) -> NextRound:
     """Plan the next round from ``seed`` without saving anything: what ``start_round`` seats with
     the same seed, choice and field, and what the organiser's preview shows before seating.
@@ -72,55 +142,28 @@ def plan_next_round(tournament: Tournament, *, choice: str = "", seed: int) -> N
     """
     refuse_other_format(tournament, SLUG, OTHER_FORMAT)
     refuse_if_finished(tournament)
-    current = latest_round(tournament)
-    if current is not None:
-        if current.stage == enums.Stage.PLAYOFF:
-            raise ServiceError(_("A play-off has been seated: the rounds are over."))
-        refuse_while_playing(current.tables.all())
-        if current.number >= tournament.rounds_planned:
-            raise ServiceError(_("All %(count)d rounds have been played.") % {"count": tournament.rounds_planned})
-    else:
-        refuse_without_draw(tournament)
-    checked_in = list(
-        Player.objects.filter(tournament=tournament, status=enums.PlayerStatus.CHECKED_IN).values_list(
-            "pk", "club", "paused_from_round", "fixed_table"
-        )
-    )
-    # A pause is always set for a round not seated yet (``pause_player``): whoever has one sits out.
-    players = [(pid, club) for pid, club, paused, _fixed in checked_in if paused is None]
-    # Fixed seats (``Player.fixed_table``), read with the players.
-    fixed = {pid: number for pid, _club, paused, number in checked_in if paused is None and number is not None}
-    paused_count = len(checked_in) - len(players)
+    current = _current_round(tournament)
+    lineup = _field(tournament)
+    players, fixed, paused_count = lineup.players, lineup.fixed, lineup.paused_count
     refuse_too_few(len(players), points.SPEC.min_players)
     tables = _table_plan(tournament, len(players), choice)
     history = reads.history(tournament)
     met = points.met_pairs(history)
-
-    def seat(pins: dict[int, int] | None) -> seating.SeatingPlan:
-        request = seating.SeatingRequest(
-            players=tuple(seating.SeatingPlayer(id=pid, club=club) for pid, club in players),
-            seed=seed,
-            met=met,
-            last_round_pairs=tuple(seating.table_pairs(history[-1])) if history else (),
-            preferred=tables.preferred,
-            largest=tables.largest,
-            # The short tables go to those who sat at one least often (nobody twice before everyone once).
-            short_table_history=points.short_table_counts(history, tables.preferred),
-            keep_clubs_apart=tournament.keep_clubs_apart,
-            # Planning the rounds still to come together keeps more of them repeat-free (social golfer).
-            rounds_left=max(tournament.rounds_planned - (current.number if current is not None else 0), 1),
-            # The rounds as seated: a known design the earlier rounds came from is continued.
-            history_rounds=history,
-            fixed=pins,
-        )
-        return seating.seat_round(request)
-
-    plan = seat(fixed or None)
+    seats = _RoundSeating(
+        players=players,
+        seed=seed,
+        met=met,
+        history=history,
+        tables=tables,
+        keep_clubs_apart=tournament.keep_clubs_apart,
+        rounds_left=max(tournament.rounds_planned - (current.number if current is not None else 0), 1),
+    )
+    plan = seats.seat(fixed or None)
     number = current.number + 1 if current is not None else 1
     note = _round_note(tournament, plan, tables, paused_count, history)
     if fixed:
         # What the fixed seats cost: the repeats against the seating without them (same seed).
-        extra = plan.repeated_pairs - seat(None).repeated_pairs
+        extra = plan.repeated_pairs - seats.seat(None).repeated_pairs
         words = rounds.number_tables(
             tournament.id, plan.tables, plan.numbers, plan.unkept, reserved=fixed.values(), extra_repeats=extra
         ).notes
@@ -206,6 +249,28 @@ def design_sentence(plan: seating.SeatingPlan, history: list[list[list[int]]], p
     ) % {"players": players, "size": size, "known": known, "planned": planned, "reached": reached}
 
 
+def _refuse_outdated_preview(locked: Tournament, previewed_version: int | None) -> None:
+    """Seating what the organiser previewed: refused where anything was written since the preview."""
+    if previewed_version is not None and locked.version != previewed_version:
+        raise PreviewOutdated(
+            _("Something changed since this preview (a check-in, a pause or a setting). Look at the new one.")
+        )
+
+
+def _seat_tables(locked: Tournament, new_round: Round, plan: seating.SeatingPlan) -> None:
+    """Number the plan's tables and seat them in the new round."""
+    # Numbered after the last round closed: a fixed seat's table takes its number, the others
+    # the smallest free ones that no fixed player has reserved (``rounds.number_tables``).
+    placed = rounds.number_tables(
+        locked.id,
+        plan.tables,
+        plan.numbers or [None] * len(plan.tables),
+        reserved=rounds.reserved_numbers(locked.id, [pid for table in plan.tables for pid in table]),
+    )
+    for index, table_players in enumerate(plan.tables):
+        rounds.seat_table(new_round, table_players, **placed.table_fields(index))
+
+
 def start_round(
     *,
     tournament: Tournament,
@@ -236,10 +301,7 @@ def start_round(
     """
     with transaction.atomic():
         locked = lock_tournament(tournament.pk)
-        if previewed_version is not None and locked.version != previewed_version:
-            raise PreviewOutdated(
-                _("Something changed since this preview (a check-in, a pause or a setting). Look at the new one.")
-            )
+        _refuse_outdated_preview(locked, previewed_version)
         seed = draws.new_seed() if seed is None else seed
         next_round = plan_next_round(locked, choice=choice, seed=seed)
         plan, tables = next_round.plan, next_round.tables
@@ -248,16 +310,7 @@ def start_round(
         new_round = rounds.open_round(
             locked, stage=enums.Stage.MAIN, seed=seed, algorithm=plan.algorithm, note=next_round.note
         )
-        # Numbered after the last round closed: a fixed seat's table takes its number, the others
-        # the smallest free ones that no fixed player has reserved (``rounds.number_tables``).
-        placed = rounds.number_tables(
-            locked.id,
-            plan.tables,
-            plan.numbers or [None] * len(plan.tables),
-            reserved=rounds.reserved_numbers(locked.id, [pid for table in plan.tables for pid in table]),
-        )
-        for index, table_players in enumerate(plan.tables):
-            rounds.seat_table(new_round, table_players, **placed.table_fields(index))
+        _seat_tables(locked, new_round, plan)
         rounds.mark_running(locked)
         bump(locked)
         audit(
