@@ -7,11 +7,19 @@ from collections.abc import Callable
 import pytest
 from django.contrib.auth import get_user_model
 from django.utils import translation
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
 
 from tournament import enums
 from tournament.tests.factories import PlayerFactory, StaffRoleFactory, TournamentFactory
 
 ROLES = [enums.Role.ORGANISER, enums.Role.DESK, enums.Role.REFEREE]
+
+# The properties check what holds, not how fast: speed is measured by ``make bench``. On a machine
+# busy with another suite, a 200 ms deadline or the "input generation is slow" health check fails a
+# property that holds, so neither applies; each test's own ``@settings`` still sets its examples.
+hypothesis_settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+hypothesis_settings.load_profile("suite")
 
 
 @pytest.fixture(scope="session", autouse=True)
