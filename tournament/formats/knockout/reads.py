@@ -50,7 +50,7 @@ def checked_in(tournament: Tournament) -> list[Player]:
 
 def round_results(tournament: Tournament) -> list[knockout.RoundResult]:
     """Snapshot of every round's table results (three queries of plain rows, whatever the size:
-    at 5,000 players building model instances took most of a second). The rounds are read
+    plain rows because model instances for 5,000 players cost most of a second). The rounds are read
     first and select the tables and seats by their ids: through the join to the tournament,
     PostgreSQL estimates a round's tables from the average over every tournament and, in a
     database that also holds a big field, scans every seat to find a small field's."""

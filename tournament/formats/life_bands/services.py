@@ -469,7 +469,7 @@ def record_loss(
         results.stamp_table_version(game, table)
         audit(locked, actor, "chip_lost", table=table.pk, game=number, player=loser_id)
     if locked.auto_advance:
-        _auto(locked, actor)
+        _advance_automatically(locked, actor)
     return game
 
 
@@ -563,7 +563,7 @@ def _reconcile_survivors(tournament: Tournament, table: Table, seats: list[Seat]
             open_entry.update(left_at=timezone.now(), left_reason=PoolEntry.Left.UNDONE)
 
 
-def _auto(tournament: Tournament, actor: User) -> None:
+def _advance_automatically(tournament: Tournament, actor: User) -> None:
     """With automatic advancement, form consolation tables and rounds as soon as possible."""
     for _step in range(20):
         try:
@@ -612,7 +612,7 @@ def _after_close(tournament: Tournament, table: Table, actor: User) -> None:
         with transaction.atomic():
             rounds.finish_tournament(lock_tournament(tournament.pk), actor)
     elif tournament.auto_advance:
-        _auto(tournament, actor)
+        _advance_automatically(tournament, actor)
 
 
 undo_last_loss = results.undoer(refresh=refresh_table, guard=_undo_guard, after_void=_give_back)

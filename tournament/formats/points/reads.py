@@ -250,9 +250,9 @@ def participation_note(
 
 def round_totals(tournament: Tournament) -> list[tuple[int, int, int, int, int]]:
     """Every player's valid games summed per round, as ``rules.RoundTotal`` rows (player,
-    round, points, games, games won): one query, a row per player and round, where reading
-    every score took three times the rows and their summing in Python (at 5,000 players a
-    fifth of the ranking). A game's win is counted on the winner's own score, which the
+    round, points, games, games won): one query, a row per player and round, summed by the
+    database because reading every score is three times the rows and summing them in Python
+    costs a fifth of the ranking at 5,000 players. A game's win is counted on the winner's own score, which the
     format always writes (0 points: ``rules.game_penalties``). A play-off's games only order its
     tied players and are not summed here."""
     return list(
