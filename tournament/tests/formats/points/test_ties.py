@@ -26,7 +26,7 @@ from tournament.formats.points import services as points_services
 from tournament.models import Player, Round, Table, Tournament
 from tournament.play import corrections
 from tournament.tests.formats.points.helpers import points_field, record, start
-from tournament.tests.helpers import refreshed, set_dealer
+from tournament.tests.helpers import refreshed, set_dealer, set_settings
 from tournament.tests.settings_page import organiser_login, settings_data  # noqa: F401 (fixture)
 
 MISSED = (
@@ -408,7 +408,7 @@ class TestPlayoff:
 
     def test_no_main_round_after_a_playoff(self):
         tournament, _who = tied_on_first()
-        Tournament.objects.filter(pk=tournament.pk).update(rounds_planned=3)
+        set_settings(tournament, rounds_planned=3)
         tournament.refresh_from_db()
         points_services.seat_playoff(tournament=tournament, actor=None)
         with pytest.raises(ServiceError, match="A play-off has been seated"):
