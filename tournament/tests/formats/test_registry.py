@@ -172,17 +172,36 @@ def test_the_play_core_never_looks_a_format_up() -> None:
 THROWAWAY = ROOT / "tournament/tests/formats/throwaway"
 
 
-def test_a_fourth_format_needs_its_package_and_one_registry_line(monkeypatch, settings) -> None:
+@pytest.fixture
+def throwaway_line():  # type: ignore[no-untyped-def]
+    """The throwaway format's one line in the registry, as a fourth format adds it: in ``FORMATS``,
+    its settings installed on ``Tournament`` (at import for a real format); both taken back after."""
+    from tournament.tests.formats.throwaway import plugin
+
+    columns = [field.name for field in Tournament._meta.concrete_fields]
+    assert not hasattr(Tournament, "first_to")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(registry.FORMATS, "throwaway", plugin.FORMAT)
+        registry.install_settings()
+        try:
+            yield plugin.FORMAT
+        finally:
+            patch.delitem(registry.FORMATS, "throwaway")
+            registry.install_settings()
+    assert not hasattr(Tournament, "first_to")
+    assert [field.name for field in Tournament._meta.concrete_fields] == columns
+
+
+def test_a_fourth_format_needs_its_package_and_one_registry_line(throwaway_line, settings) -> None:
     """The rule for adding a format (ARCHITECTURE.md, "Adding a format"), tried: a throwaway format
     written as a package (``tests/formats/throwaway``: rules, services, reads, dry_run, plugin and
     its templates) and one line in the registry is accepted by the checks every format passes. (Its
     choice in ``enums.Format``, with the migration of ``Tournament.format``'s choices, is the rule's
     last step; a throwaway format never reaches the database.)"""
     settings.TEMPLATES = [{**settings.TEMPLATES[0], "DIRS": [*settings.TEMPLATES[0]["DIRS"], THROWAWAY / "templates"]}]
-    from tournament.tests.formats.throwaway import plugin, rules
+    from tournament.tests.formats.throwaway import rules
 
-    monkeypatch.setitem(registry.FORMATS, "throwaway", plugin.FORMAT)  # the one registry line
-    record = registry.get("throwaway")
+    record = registry.get("throwaway")  # the one registry line (``throwaway_line``)
     assert_complete(record)
     assert_rules_labelled(record, rules)
     assert record in registry.for_game(enums.Game.UNO)
@@ -195,45 +214,33 @@ def test_a_fourth_format_needs_its_package_and_one_registry_line(monkeypatch, se
 
 
 @pytest.mark.django_db
-def test_a_fourth_format_declares_its_settings_and_adds_no_column(monkeypatch) -> None:
+def test_a_fourth_format_declares_its_settings_and_adds_no_column(throwaway_line) -> None:
     """The throwaway format declares ``first_to`` in its ``settings.py``: with its registry line it
     is ``tournament.first_to`` (its default 2 unless set), stored in ``format_settings``, checked
-    by its form (the settings page, ``Tournament.full_clean``), and ``Tournament`` gains no column."""
-    from tournament.tests.formats.throwaway import plugin
-
-    columns = [field.name for field in Tournament._meta.concrete_fields]
-    assert not hasattr(Tournament, "first_to")
-    with monkeypatch.context() as patch:
-        patch.setitem(registry.FORMATS, "throwaway", plugin.FORMAT)  # the one registry line
-        registry.install_settings()
-        try:
-            assert [field.name for field in Tournament._meta.concrete_fields] == columns
-            assert Tournament(format="throwaway").first_to == 2
-            made = Tournament.objects.create(
-                name="Ein Abend", date="2026-11-27", game="uno", format="throwaway", first_to=4
-            )
-            stored = Tournament.objects.get(pk=made.pk)
-            assert stored.format_settings == {"first_to": 4} and stored.first_to == 4
-            stored.first_to = 5
-            stored.save(update_fields=["first_to"])
-            assert Tournament.objects.get(pk=made.pk).format_settings == {"first_to": 5}
-            assert registry.validate_format_settings({"first_to": "3"}) == {"first_to": 3}
-            for bad in (0, 10, "many", None):
-                with pytest.raises(ValidationError) as refused:
-                    registry.validate_format_settings({"first_to": bad})
-                assert set(refused.value.message_dict) == {"first_to"}
-                stored.first_to = bad
-                with pytest.raises(ValidationError, match="first_to"):
-                    stored.full_clean()
-            # The settings page shows it where the format lists it and refuses a bad value.
-            form = TournamentSettingsForm(settings_data(stored, first_to="0"), instance=stored)
-            assert "first_to" in form.fields and not form.is_valid() and "first_to" in form.errors
-            assert "wins_needed" not in form.fields  # the knockout's own
-        finally:
-            patch.delitem(registry.FORMATS, "throwaway")
-            registry.install_settings()
-    assert not hasattr(Tournament, "first_to")
-    assert Tournament.objects.get(pk=made.pk).format_settings == {"first_to": 5}  # kept, untouched
+    by its form (the settings page, ``Tournament.full_clean``), and ``Tournament`` gains no column
+    (``throwaway_line`` compares the concrete fields before and after)."""
+    assert "first_to" not in {field.name for field in Tournament._meta.get_fields()}
+    assert Tournament(format="throwaway").first_to == 2
+    made = Tournament.objects.create(name="Ein Abend", date="2026-11-27", game="uno", format="throwaway", first_to=4)
+    stored = Tournament.objects.get(pk=made.pk)
+    assert stored.format_settings == {"first_to": 4} and stored.first_to == 4
+    stored.first_to = 5
+    stored.save(update_fields=["first_to"])
+    assert Tournament.objects.get(pk=made.pk).format_settings == {"first_to": 5}
+    assert registry.validate_format_settings({"first_to": "3"}) == {"first_to": 3}
+    for bad in (0, 10, "many", None):
+        with pytest.raises(ValidationError) as refused:
+            registry.validate_format_settings({"first_to": bad})
+        assert set(refused.value.message_dict) == {"first_to"}
+        stored.first_to = bad
+        with pytest.raises(ValidationError, match="first_to"):
+            stored.full_clean()
+    # The settings page shows it where the format lists it and refuses a bad value.
+    stored.first_to = 5
+    form = TournamentSettingsForm(settings_data(stored, first_to="0"), instance=stored)
+    assert "first_to" in form.fields and not form.is_valid() and "first_to" in form.errors
+    assert "wins_needed" not in form.fields  # the knockout's own
+    assert TournamentSettingsForm(settings_data(stored, first_to="3"), instance=stored).is_valid()
 
 
 def test_two_formats_cannot_declare_one_setting_nor_take_a_field_s_name() -> None:
