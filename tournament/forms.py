@@ -156,8 +156,6 @@ class TournamentSettingsForm(forms.ModelForm):
     posted values of the format's own settings are set on the instance (``format_settings``);
     another format's settings are not fields here, so a posted one is ignored."""
 
-    COMMON = (*SETTINGS_HEAD, *SETTINGS_TAIL)
-
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         record = registry.of(self.instance)
