@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import copy
 from datetime import date, datetime
 from decimal import Decimal
 
 from django import forms
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from games.rules.uno import ACTION_CARDS, SCORING_PRESETS
@@ -133,60 +135,64 @@ class TournamentCreateForm(forms.Form):
         return [line.strip() for line in self.cleaned_data.get("equipment", "").splitlines() if line.strip()]
 
 
-class TournamentSettingsForm(forms.ModelForm):
-    """The settings every tournament has, and those its format uses (``Format.settings_used``)."""
+# The settings page's fields before a format's settings and after them.
+SETTINGS_HEAD = ("name", "date", "venue", "capacity", "entry_fee")
+SETTINGS_TAIL = (
+    "confirm_results",
+    "start_time",
+    "minutes_between_rounds",
+    "game_minutes_preferred",
+    "game_minutes_largest",
+    "display_rotation_seconds",
+    "display_language",
+    "listed",
+)
 
-    COMMON = (
-        "name",
-        "date",
-        "venue",
-        "capacity",
-        "entry_fee",
-        "confirm_results",
-        "start_time",
-        "minutes_between_rounds",
-        "game_minutes_preferred",
-        "game_minutes_largest",
-        "display_rotation_seconds",
-        "display_language",
-        "listed",
-    )
+
+class TournamentSettingsForm(forms.ModelForm):
+    """The settings every tournament has, and those its format uses (``Format.settings_used``):
+    the columns of ``Tournament`` as a model form, the format's own settings as the fields of its
+    settings form (``Format.settings_form``), named and ordered as the format lists them. The
+    posted values of the format's own settings are set on the instance (``format_settings``);
+    another format's settings are not fields here, so a posted one is ignored."""
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        used = set(self.COMMON) | set(registry.of(self.instance).settings_used)
-        for name in list(self.fields):
-            if name not in used:
-                del self.fields[name]
+        record = registry.of(self.instance)
+        own = record.settings_form.base_fields
+        for name, field in own.items():
+            self.fields[name] = copy.deepcopy(field)
+            self.fields[name].label = capfirst(field.label)  # as a model form shows a column's name
+            self.initial.setdefault(name, getattr(self.instance, name))
+        order = [*SETTINGS_HEAD, *(name for name in record.settings_used if name != "scoring_table"), *SETTINGS_TAIL]
+        self.fields = {name: self.fields[name] for name in order if name in self.fields}
+        self.format_setting_names = [name for name in self.fields if name in own]
 
     class Meta:
         model = Tournament
-        # Every setting of every format; ``__init__`` keeps the common ones and the format's.
+        # Every column a format uses; ``__init__`` keeps the common ones and the format's.
         fields = [
-            "name",
-            "date",
-            "venue",
-            "capacity",
-            "entry_fee",
+            *SETTINGS_HEAD,
             *dict.fromkeys(
                 name
                 for record in registry.FORMATS.values()
                 for name in record.settings_used
                 if name != "scoring_table"  # its own form (ScoringForm)
+                and name not in record.settings_form.base_fields
             ),
-            "confirm_results",
-            "start_time",
-            "minutes_between_rounds",
-            "game_minutes_preferred",
-            "game_minutes_largest",
-            "display_rotation_seconds",
-            "display_language",
-            "listed",
+            *SETTINGS_TAIL,
         ]
         widgets = {
             "date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             "start_time": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
         }
+
+    def _post_clean(self) -> None:
+        # The format's own settings reach the instance like its columns (``construct_instance``).
+        for name in self.format_setting_names:
+            if name in self.cleaned_data:
+                setattr(self.instance, name, self.cleaned_data[name])
+        super()._post_clean()
 
     def clean_date(self) -> object:
         value = self.cleaned_data.get("date")

@@ -14,6 +14,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
@@ -49,6 +50,36 @@ def display_language_choices() -> list[tuple[str, Any]]:
     languages, or "" for the language of each screen's browser. A callable, so the
     migrations do not copy the site's languages."""
     return [("", _("each screen's browser language")), *settings.LANGUAGES]
+
+
+class FormatSetting(property):
+    """One setting of one format, read and written as an attribute of ``Tournament``
+    (``tournament.wins_needed``) and stored under its name in ``Tournament.format_settings``.
+
+    A format declares its settings in ``tournament/formats/<slug>/settings.py`` (a Django form:
+    labels, help texts, validators, choices, and each default as the field's ``initial``); the
+    format registry installs one of these on ``Tournament`` per declared setting when it is
+    imported (``registry.install_settings``, also run by the app's ``ready``). Reading gives the
+    stored value or the declared default; writing stores the value (a new dict, so copies of an
+    instance never share one). A subclass of ``property``, so ``Tournament(wins_needed=3)`` and
+    ``Tournament.objects.create(wins_needed=3)`` take it like a field, and
+    ``save(update_fields=["wins_needed"])`` saves ``format_settings`` (``Tournament.save``).
+
+    Not a column: QuerySet ``filter``, ``update`` and ``values`` cannot name it; set the
+    attribute and save instead. Values are checked against the format's form by
+    ``registry.validate_format_settings`` (the settings page, ``Tournament.clean``, a restore).
+    """
+
+    def __init__(self, name: str, default: Any) -> None:
+        self.name = name
+        self.default = default
+        super().__init__(self._read, self._write, doc=f"The format setting {name!r} (see FormatSetting).")
+
+    def _read(self, tournament: Tournament) -> Any:
+        return tournament.format_settings.get(self.name, self.default)
+
+    def _write(self, tournament: Tournament, value: Any) -> None:
+        tournament.format_settings = {**tournament.format_settings, self.name: value}
 
 
 class Tournament(models.Model):
@@ -97,169 +128,14 @@ class Tournament(models.Model):
         ),
     )
 
-    # Knockout (format A).
-    wins_needed = models.PositiveSmallIntegerField(
-        _("games to win a table"), default=3, validators=[MinValueValidator(1), MaxValueValidator(20)]
-    )
-    wins_needed_large_table = models.PositiveSmallIntegerField(
-        _("games to win a table of the largest size"),
-        default=2,
-        validators=[MinValueValidator(1), MaxValueValidator(20)],
-    )
-    final_size = models.PositiveSmallIntegerField(
-        _("players in the final"), default=3, validators=[MinValueValidator(2), MaxValueValidator(8)]
-    )
-    final_points_target = models.PositiveIntegerField(
-        _("points target of the final"), default=500, validators=[MinValueValidator(1)]
-    )
+    # Each format's own settings (knockout's wins_needed, life bands' chips_per_table, ...), by
+    # name: declared in ``formats/<slug>/settings.py`` and read and written as attributes
+    # (``tournament.wins_needed``) through the ``FormatSetting`` descriptors the format registry
+    # installs. A format with settings of its own adds no column here.
+    format_settings = models.JSONField(_("format settings"), default=dict, blank=True)
 
-    class FinalTarget(models.TextChoices):
-        """What the knockout final is played to (values: ``knockout.rules.FINAL_TO_*``)."""
-
-        POINTS = "points", _("points (card points of the others' hands)")
-        WINS = "wins", _("a number of games won")
-
-    final_target_kind = models.CharField(
-        _("the final is played to"),
-        max_length=10,
-        choices=FinalTarget.choices,
-        default=FinalTarget.POINTS,
-        help_text=_(
-            "The rules: “first to a certain number of points (e.g. 200) or a certain number of wins”, "
-            "agreed on the day with the finalists. A change applies to the seated final until its first game."
-        ),
-    )
-    final_wins_target = models.PositiveSmallIntegerField(
-        _("games to win the final"),
-        default=3,
-        validators=[MinValueValidator(1), MaxValueValidator(50)],
-        help_text=_("Only for a final played to wins: the first to win this many games takes the final."),
-    )
-    duel_wins_needed = models.PositiveSmallIntegerField(
-        _("games to win a duel"),
-        default=1,
-        validators=[MinValueValidator(1), MaxValueValidator(9)],
-        help_text=_(
-            "The rules: places 2 and 3 of the final “by points; on a tie, a direct duel”. "
-            "Players tied in the final play a duel to this many won games."
-        ),
-    )
-
-    # Life bands and chips (format B).
-    life_bands = models.PositiveSmallIntegerField(
-        _("life bands per player"), default=2, validators=[MinValueValidator(1), MaxValueValidator(5)]
-    )
-    # Each player gets this many chips at every new table (the rules: 2 each), not a table's total.
-    chips_per_table = models.PositiveSmallIntegerField(
-        _("chips per player"),
-        default=2,
-        validators=[MinValueValidator(1), MaxValueValidator(10)],
-        help_text=_("Each player gets this many chips at every table of the main and consolation rounds."),
-    )
-    chips_grand_final = models.PositiveSmallIntegerField(
-        _("chips in the grand final"), default=3, validators=[MinValueValidator(1), MaxValueValidator(10)]
-    )
-    sharp_play_minutes = models.PositiveSmallIntegerField(
-        _("minutes until sharp play"), default=15, validators=[MinValueValidator(1)]
-    )
-
-    class StreetRule(models.TextChoices):
-        """When a Schocken "Straße" counts (values: ``games.rules.schocken.StreetRule``)."""
-
-        ANY_ROLL = "any_roll", _("on any roll (all three dice in one roll)")
-        FIRST_ROLL = "first_roll", _("only on the first roll")
-
-    schocken_street = models.CharField(
-        _("Schocken: a Straße counts"),
-        max_length=12,
-        choices=StreetRule.choices,
-        default=StreetRule.ANY_ROLL,
-        help_text=_(
-            "The rules: “Straße: zählt nur in einem Wurf” (counts only in one throw). Read as all three dice "
-            "in one roll, or as the first roll only; otherwise the dice count as a simple throw."
-        ),
-    )
-
-    # Points (format C) and card scoring for every UNO format.
+    # Card scoring for every UNO format.
     scoring_table = models.JSONField(_("card scoring table"), default=default_scoring_table)
-    rounds_planned = models.PositiveSmallIntegerField(
-        _("number of rounds"), default=4, validators=[MinValueValidator(1), MaxValueValidator(50)]
-    )
-    games_per_round = models.PositiveSmallIntegerField(
-        _("games per table in a round"), default=3, validators=[MinValueValidator(1), MaxValueValidator(50)]
-    )
-    round_time_limit_minutes = models.PositiveSmallIntegerField(
-        _("time limit of a round (minutes)"), null=True, blank=True
-    )
-
-    # Points: ties and missed rounds, as the organiser announces them (values: ``points.rules``).
-    class TieBreaks(models.TextChoices):
-        """The criteria that order players tied on points, in order (``points.rules.TIE_BREAK_ORDERS``)."""
-
-        WON_BEST = "games_won,best_round", _("more games won, then the lower best round")
-        BEST_WON = "best_round,games_won", _("the lower best round, then more games won")
-        WON = "games_won", _("more games won")
-        BEST = "best_round", _("the lower best round")
-        NONE = "", _("none: straight to the play-off or shared place")
-
-    points_tie_breaks = models.CharField(
-        _("ties on points are broken by"),
-        max_length=40,
-        blank=True,
-        choices=TieBreaks.choices,
-        default=TieBreaks.WON_BEST,
-        help_text=_(
-            "Players with the same penalty points are ordered by these criteria. "
-            "Where they are still equal, the rule below decides; the start number never does."
-        ),
-    )
-
-    class TiePlaces(models.TextChoices):
-        PODIUM = "podium", _("the podium (places 1 to 3)")
-        ALL = "all", _("every place")
-
-    points_tie_places = models.CharField(
-        _("a remaining tie is resolved on"),
-        max_length=10,
-        choices=TiePlaces.choices,
-        default=TiePlaces.PODIUM,
-        help_text=_("On the other places players still tied share the place (for example 4, 4, 6)."),
-    )
-
-    class TieResolution(models.TextChoices):
-        PLAYOFF = "playoff", _("a play-off game at one table")
-        SHARED = "shared", _("a shared place")
-
-    points_tie_resolution = models.CharField(
-        _("a remaining tie is resolved by"),
-        max_length=10,
-        choices=TieResolution.choices,
-        default=TieResolution.PLAYOFF,
-        help_text=_(
-            "Play-off: after the last round the tied players play one game at one table, entered by a referee; "
-            "fewer points in it rank first. If it ties again, another play-off follows."
-        ),
-    )
-
-    class MissedRounds(models.TextChoices):
-        """What a round without a seat counts (late arrival, pause, withdrawal): ``points.rules.MISSED_*``."""
-
-        HIGHEST = "round_highest", _("the round's highest total")
-        ROUND_AVERAGE = "round_average", _("the round's average total")
-        OWN_AVERAGE = "own_average", _("the player's own average of the rounds played")
-        RANKED_AFTER = "ranked_after", _("nothing, but ranked after everyone who played every round")
-
-    points_missed_rounds = models.CharField(
-        _("a missed round counts"),
-        max_length=20,
-        choices=MissedRounds.choices,
-        default=MissedRounds.HIGHEST,
-        help_text=_(
-            "For late arrivals, pauses and withdrawals. Averages are rounded to whole points (halves up). "
-            "Ranked after: players who missed a round come after everyone who played every round, "
-            "among themselves by more rounds played, then fewer points."
-        ),
-    )
 
     # The expected plan of the day (``tournament.day_plan``): when play starts, what a game takes.
     start_time = models.TimeField(
@@ -356,8 +232,36 @@ class Tournament(models.Model):
     def __str__(self) -> str:
         return f"{self.name} ({self.date:%Y-%m-%d})"
 
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """Save; a format setting named in ``update_fields`` saves ``format_settings``."""
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None:
+            settings_ = self.format_setting_names()
+            names = ["format_settings" if name in settings_ else name for name in update_fields]
+            kwargs["update_fields"] = list(dict.fromkeys(names))
+        super().save(*args, **kwargs)
+
     def get_absolute_url(self) -> str:
         return reverse("tournament:desk", args=[self.pk])
+
+    def clean(self) -> None:
+        """The stored format settings hold only declared names with valid values (ValidationError)."""
+        from tournament.formats.registry import validate_format_settings  # (the registry imports the models)
+
+        try:
+            self.format_settings = validate_format_settings(self.format_settings)
+        except ValidationError as error:
+            # Said by name, not on fields: the names are no fields (a model form could not place them).
+            if not hasattr(error, "error_dict"):
+                raise
+            raise ValidationError(
+                [f"{name}: {' '.join(messages)}" for name, messages in error.message_dict.items()]
+            ) from None
+
+    @classmethod
+    def format_setting_names(cls) -> frozenset[str]:
+        """The names of the format settings installed on the model (``FormatSetting``)."""
+        return frozenset(name for name, value in vars(cls).items() if isinstance(value, FormatSetting))
 
     @property
     def play_started(self) -> bool:

@@ -385,15 +385,48 @@ def migrate_if_needed(using: str = DEFAULT_DB_ALIAS) -> None:
         call_command("migrate", database=using, interactive=False, verbosity=0)
 
 
+def with_format_settings(objects: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``objects`` with each tournament's format settings in ``format_settings``: a file written
+    before they left their columns (migration 0022) carries them as fields of their own. As the
+    migration does: every value of the tournament's own format, another format's where it is not
+    the default. Other rows and files of today are returned as they are."""
+    from tournament.formats import registry  # (the registry imports the models: not at import time)
+
+    declared = registry.declared_settings()
+    upgraded = []
+    for item in objects:
+        fields = item.get("fields")
+        if item.get("model") != "tournament.tournament" or not isinstance(fields, dict) or not declared.keys() & fields:
+            upgraded.append(item)
+            continue
+        kept = {name: value for name, value in fields.items() if name not in declared}
+        moved = registry.settings_from_columns(str(fields.get("format", "")), fields)
+        upgraded.append(
+            {**item, "fields": {**kept, "format_settings": {**moved, **(fields.get("format_settings") or {})}}}
+        )
+    return upgraded
+
+
+def _checked(instance: Model) -> None:
+    """A restored tournament's format settings hold only declared names with valid values
+    (``registry.validate_format_settings``; ValidationError: the restore changes nothing)."""
+    from tournament.formats import registry
+
+    if instance._meta.label_lower == "tournament.tournament":
+        instance.format_settings = registry.validate_format_settings(instance.format_settings)  # type: ignore[attr-defined]
+
+
 def _load(objects: list[dict[str, Any]], using: str, restored: Restored) -> None:
-    """Save ``objects`` (the python serialization) as they are, check the foreign keys, reset the sequences."""
+    """Save ``objects`` (the python serialization; an older file's tournaments upgraded by
+    ``with_format_settings``), check the foreign keys, reset the sequences."""
     connection = connections[using]
     models: set[type[Model]] = set()
     with connection.constraint_checks_disabled():
         deferred = []
         for item in serializers.deserialize(
-            "python", objects, using=using, ignorenonexistent=True, handle_forward_references=True
+            "python", with_format_settings(objects), using=using, ignorenonexistent=True, handle_forward_references=True
         ):
+            _checked(item.object)
             item.save(using=using)
             model = type(item.object)
             models.add(model)

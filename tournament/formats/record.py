@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+from django import forms
 from django.urls import URLPattern
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy
@@ -309,6 +310,17 @@ class DryRunModule(Protocol):
     def simulate(self) -> Simulate: ...
 
 
+class SettingsModule(Protocol):
+    """A format's ``settings.py``: its own settings as the fields of ``SettingsForm``."""
+
+    @property
+    def SettingsForm(self) -> type[forms.Form]: ...
+
+
+class NoSettings(forms.Form):
+    """The settings form of a format without settings of its own."""
+
+
 @dataclass(frozen=True)
 class Templates:
     """Template names a format fills in.
@@ -348,6 +360,10 @@ class Format:
     templates: Templates
     # The tournament settings this format uses (shown on the settings page beyond the common ones).
     settings_used: tuple[str, ...]
+    # The format's own settings (``formats/<slug>/settings.py``): a form whose fields are the
+    # settings by name, each default its ``initial``. Stored in ``Tournament.format_settings``,
+    # read and written as ``tournament.<name>`` (``models.FormatSetting``); no column.
+    settings_form: type[forms.Form]
     # The eligibility checklist a new tournament of this format starts with.
     default_checklist: Callable[[], list[str]]
     # The organiser's step on the rounds page, with the posted ``action``, ``choice`` and ``confirmed``:
@@ -422,6 +438,7 @@ def build(
     services: ServicesModule,
     reads: ReadsModule,
     dry_run: DryRunModule,
+    settings: SettingsModule | None = None,
     label: Label,
     games: tuple[str, ...],
     entry: Entry,
@@ -440,6 +457,7 @@ def build(
       ``counts_card_points`` and, where the format has them, ``settings_notes``, ``ranking_notes``,
       ``expected_plan``, ``expected_sharp_play``, ``cards_held``, ``json_seat_counts``;
     - ``dry_run``: ``simulate``;
+    - ``settings`` (where the format has settings of its own): ``SettingsForm``;
     - templates: ``templates/formats/<slug>/`` rounds, table, seat_score, public_score, find_status,
       find_result, rules.
 
@@ -464,6 +482,7 @@ def build(
         games=games,
         templates=Templates(**{name: f"{folder}/{name}.html" for name in Templates.__dataclass_fields__}),
         settings_used=rules.SPEC.settings_used,
+        settings_form=NoSettings if settings is None else settings.SettingsForm,
         default_checklist=reads.default_checklist,
         next_step=services.next_step,
         rounds_context=reads.rounds_context,

@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tournament import enums, naming
+from tournament.formats import registry
 from tournament.models import AuditEntry, Player, Seat, Table, Tournament, checklist_label
 from tournament.writes import PLAYER_KEYS, REFUSED, TABLE_KEYS, named_id
 
@@ -550,6 +551,9 @@ def _round(action: str, detail: Mapping[str, Any], offered: Choices) -> str:
 
 
 def _field_name(name: object) -> str:
+    declared = registry.declared_settings().get(str(name))
+    if declared is not None:  # a format's own setting: its form names it
+        return str(declared[1].label)
     try:
         return str(getattr(Tournament._meta.get_field(str(name)), "verbose_name", name))
     except FieldDoesNotExist:

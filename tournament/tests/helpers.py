@@ -79,6 +79,16 @@ def record_one_result(tournament: Tournament, table: Table) -> Table:
     return refreshed(table)
 
 
+def set_settings(tournament: Tournament, **values: object) -> None:
+    """Write ``values`` (columns or a format's own settings) to the tournament's row, leaving the
+    instance in hand as it is, as ``QuerySet.update`` would; ``update`` cannot name a format's
+    settings (``models.FormatSetting``: they live in ``format_settings``, not in columns)."""
+    fresh = Tournament.objects.get(pk=tournament.pk)
+    for name, value in values.items():
+        setattr(fresh, name, value)
+    fresh.save(update_fields=list(values))
+
+
 def count_queries(client, path: str) -> int:  # type: ignore[no-untyped-def]
     """Queries one GET of ``path`` costs (it must answer 200)."""
     with CaptureQueriesContext(connection) as queries:
@@ -90,7 +100,7 @@ def count_queries(client, path: str) -> int:  # type: ignore[no-untyped-def]
 def tied_final() -> tuple[Tournament, Table, tuple[int, int, int]]:
     """A knockout final of three to 20 points: a wins with 30, b and c are tied on 0 and play a duel."""
     tournament = simulation.create_field(fmt=enums.Format.KNOCKOUT, players=3, seed=1)
-    Tournament.objects.filter(pk=tournament.pk).update(final_points_target=20)
+    set_settings(tournament, final_points_target=20)
     tournament.refresh_from_db()
     started = knockout.generate_next_round(tournament=tournament, actor=None)
     assert started.round is not None

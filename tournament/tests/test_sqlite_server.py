@@ -67,11 +67,12 @@ def setup_day(tables: int, sessions: int, games_per_round: int) -> None:
 
     from tournament import enums, simulation
     from tournament.formats.points import services as points
-    from tournament.models import StaffRole, Tournament
+    from tournament.models import StaffRole
     from tournament.play import results
+    from tournament.tests.helpers import set_settings
 
     tournament = simulation.create_field(fmt="points", players=80, seed=1)
-    Tournament.objects.filter(pk=tournament.pk).update(games_per_round=games_per_round)
+    set_settings(tournament, games_per_round=games_per_round)
     tournament.refresh_from_db()
     referee = get_user_model().objects.create_user(username="server-test-referee")  # no password: no slow hashing
     StaffRole.objects.create(tournament=tournament, user=referee, role=enums.Role.REFEREE)

@@ -7,7 +7,7 @@ from django.urls import path
 
 from tournament import enums
 from tournament.formats.base import Entry
-from tournament.formats.life_bands import dry_run, reads, rules, services, views
+from tournament.formats.life_bands import dry_run, reads, rules, services, settings, views
 from tournament.formats.record import build
 
 HALF_TRACKER = path(
@@ -20,6 +20,7 @@ FORMAT = build(
     services=services,
     reads=reads,
     dry_run=dry_run,
+    settings=settings,
     label=enums.Format.LIFE_BANDS.label,
     games=(enums.Game.SCHOCKEN,),
     entry=Entry.LOSER,

@@ -8,7 +8,7 @@ from django.urls import path
 
 from tournament import enums
 from tournament.formats.base import Entry
-from tournament.formats.points import dry_run, reads, rules, services, views
+from tournament.formats.points import dry_run, reads, rules, services, settings, views
 from tournament.formats.record import build
 
 FIELD = path("t/<int:tournament_id>/points/rounds/<int:number>/players/", views.field, name="points_field")
@@ -24,6 +24,7 @@ FORMAT = build(
     services=services,
     reads=reads,
     dry_run=dry_run,
+    settings=settings,
     label=enums.Format.POINTS.label,
     games=(enums.Game.UNO,),
     entry=Entry.WINNER,

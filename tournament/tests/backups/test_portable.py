@@ -15,6 +15,7 @@ from django.core.management import CommandError, call_command
 
 from tournament import enums, simulation
 from tournament.backups import files, portable
+from tournament.formats import registry
 from tournament.formats.points import services as points
 from tournament.models import AuditEntry, Tournament
 from tournament.play import rounds
@@ -238,3 +239,69 @@ def test_close_round_registers_the_snapshot_after_commit(django_capture_on_commi
         tournament = close_first_round()
     assert {"tournament_id": tournament.pk, "round_number": 1} in called
     assert rounds.close_round is not None
+
+
+# The 19 columns the formats' own settings had before migration 0022, with their defaults.
+OLD_SETTING_COLUMNS = {
+    "wins_needed": 3,
+    "wins_needed_large_table": 2,
+    "final_size": 3,
+    "final_points_target": 500,
+    "final_target_kind": "points",
+    "final_wins_target": 3,
+    "duel_wins_needed": 1,
+    "life_bands": 2,
+    "chips_per_table": 2,
+    "chips_grand_final": 3,
+    "sharp_play_minutes": 15,
+    "schocken_street": "any_roll",
+    "rounds_planned": 4,
+    "games_per_round": 3,
+    "round_time_limit_minutes": None,
+    "points_tie_breaks": "games_won,best_round",
+    "points_tie_places": "podium",
+    "points_tie_resolution": "playoff",
+    "points_missed_rounds": "round_highest",
+}
+
+
+def old_shape(payload: dict, tournament_id: int, **columns: object) -> dict:
+    """``payload`` as a file written before migration 0022: the tournament's format settings as
+    fields of their own (the defaults, ``columns`` changed), no ``format_settings``."""
+    for item in payload["objects"]:
+        if item["model"] == "tournament.tournament" and item["pk"] == tournament_id:
+            item["fields"].pop("format_settings")
+            item["fields"].update({**OLD_SETTING_COLUMNS, **columns})
+    return payload
+
+
+def test_a_file_from_before_the_format_settings_moved_restores_them(played: Tournament) -> None:
+    """A backup with the 19 settings as fields of the tournament still restores: its own format's
+    values all kept, another format's only where set (migration 0022's rule)."""
+    assert played.format == enums.Format.LIFE_BANDS
+    payload = portable.decode(portable.encode(portable.export_tournament(played.pk)))
+    old_shape(payload, played.pk, chips_per_table=4, schocken_street="first_roll", rounds_planned=7)
+    portable.delete_tournament(played.pk)
+    portable.restore_portable(payload)
+    restored = Tournament.objects.get(pk=played.pk)
+    assert restored.chips_per_table == 4 and restored.schocken_street == "first_roll"
+    assert restored.rounds_planned == 7 and restored.wins_needed == 3  # the default: not stored
+    own = set(registry.get(played.format).settings_form.base_fields)
+    assert set(restored.format_settings) == own | {"rounds_planned"}
+    assert restored.format_settings["sharp_play_minutes"] == 15
+
+
+@pytest.mark.parametrize(
+    "bad", [{"rounds_planned": 0}, {"points_tie_places": "the top ten"}, {"no_such_setting": 1}], ids=str
+)
+def test_a_file_with_a_bad_format_setting_is_refused_with_nothing_changed(played: Tournament, bad: dict) -> None:
+    payload = portable.decode(portable.encode(portable.export_tournament(played.pk)))
+    for item in payload["objects"]:
+        if item["model"] == "tournament.tournament":
+            item["fields"]["format_settings"] = {**item["fields"]["format_settings"], **bad}
+    portable.delete_tournament(played.pk)
+    before = rows()
+    with pytest.raises(files.BackupError, match=next(iter(bad))):
+        portable.restore_portable(payload)
+    assert rows() == before
+    assert not Tournament.objects.filter(pk=played.pk).exists()

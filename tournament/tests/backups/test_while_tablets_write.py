@@ -40,6 +40,7 @@ from tournament.formats.points import services as points
 from tournament.models import Tournament
 from tournament.play import results
 from tournament.tests.backups.helpers import sqlite_tables
+from tournament.tests.helpers import set_settings
 from tournament.tests.races import POSTGRES_RACES
 from tournament.tests.test_sqlite_server import (
     BASE_DIR,
@@ -212,7 +213,7 @@ def record_games(tournament: Tournament, table_id: int, players: list[int], stop
 def test_postgres_export_while_ten_threads_write_restores_row_for_row(tmp_path: Path) -> None:
     actor = simulation.system_user()
     tournament = simulation.create_field(fmt=enums.Format.POINTS, players=4 * TABLETS, seed=3, actor=actor)
-    Tournament.objects.filter(pk=tournament.pk).update(games_per_round=GAMES_PER_ROUND)
+    set_settings(tournament, games_per_round=GAMES_PER_ROUND)
     tournament.refresh_from_db()
     first = points.start_round(tournament=tournament, actor=actor, seed=1)
     tables = []

@@ -21,6 +21,7 @@ from tournament.models import Player, StartNumberDraw, Tournament
 from tournament.tests.browser.conftest import PASSWORD, TIMEOUT_MS, log_in
 from tournament.tests.factories import StaffRoleFactory
 from tournament.tests.formats.points.helpers import play_round, start
+from tournament.tests.helpers import set_settings
 
 pytestmark = pytest.mark.browser
 
@@ -60,9 +61,7 @@ def desktop(browser: Browser, live_server, transactional_db) -> Iterator[Callabl
 def points_field(rounds_played: int = 0) -> Tournament:
     tournament = simulation.create_field(fmt=enums.Format.POINTS, players=12, seed=5)
     # Not about ties: a tie shares its place rather than asking for a play-off before the finish.
-    Tournament.objects.filter(pk=tournament.pk).update(
-        rounds_planned=4, name="Herbst-Schocken", points_tie_resolution="shared"
-    )
+    set_settings(tournament, rounds_planned=4, name="Herbst-Schocken", points_tie_resolution="shared")
     tournament.refresh_from_db()
     for number in range(1, rounds_played + 1):
         play_round(tournament, start(tournament, seed=number), seed=number)

@@ -29,6 +29,7 @@ from tournament.play import results as play_results
 from tournament.tests.browser.conftest import SCREENSHOTS, TIMEOUT_MS
 from tournament.tests.browser.tablet import seated
 from tournament.tests.factories import PlayerFactory, TournamentFactory
+from tournament.tests.helpers import set_settings
 
 pytestmark = pytest.mark.browser
 
@@ -54,7 +55,7 @@ def knockout_field(transactional_db, referee) -> Callable[..., Tournament]:  # t
 
     def make(players: int, **settings: object) -> Tournament:
         tournament = simulation.create_field(fmt=enums.Format.KNOCKOUT, players=players, seed=SEED)
-        Tournament.objects.filter(pk=tournament.pk).update(**{"display_rotation_seconds": 60, **settings})
+        set_settings(tournament, **{"display_rotation_seconds": 60, **settings})
         tournament.refresh_from_db()
         StaffRole.objects.create(tournament=tournament, user=referee, role=enums.Role.REFEREE)
         return tournament

@@ -33,6 +33,7 @@ from tournament.models import StaffRole, Table, Tournament
 from tournament.play import results
 from tournament.tests.browser.conftest import go_offline, go_online
 from tournament.tests.browser.tablet import DESK, expect_status, panel, seated
+from tournament.tests.helpers import set_settings
 from tournament.writes import REFUSED
 
 pytestmark = pytest.mark.browser
@@ -53,7 +54,7 @@ def field(organiser, referee):  # type: ignore[no-untyped-def]
     def make(fmt: str, players: int, **settings: object) -> Tournament:
         tournament = simulation.create_field(fmt=fmt, players=players, seed=SEED)
         if settings:
-            Tournament.objects.filter(pk=tournament.pk).update(**settings)
+            set_settings(tournament, **settings)
             tournament.refresh_from_db()
         StaffRole.objects.create(tournament=tournament, user=organiser, role=enums.Role.ORGANISER)
         StaffRole.objects.create(tournament=tournament, user=referee, role=enums.Role.REFEREE)

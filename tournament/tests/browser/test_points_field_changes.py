@@ -20,6 +20,7 @@ from tournament import desk, enums, simulation
 from tournament.models import Player, Seat, Tournament
 from tournament.tests.factories import StaffRoleFactory
 from tournament.tests.formats.points.helpers import play_round, start
+from tournament.tests.helpers import set_settings
 
 pytestmark = pytest.mark.browser
 
@@ -34,7 +35,7 @@ def seated_in(tournament: Tournament, number: int) -> set[int]:
 
 def test_a_late_arrival_joins_and_a_player_pauses_and_comes_back(new_tablet, organiser, screenshot) -> None:  # type: ignore[no-untyped-def]
     tournament = simulation.create_field(fmt=enums.Format.POINTS, players=9, seed=3)
-    Tournament.objects.filter(pk=tournament.pk).update(rounds_planned=3, games_per_round=1, capacity=20)
+    set_settings(tournament, rounds_planned=3, games_per_round=1, capacity=20)
     tournament.refresh_from_db()
     StaffRoleFactory(tournament=tournament, user=organiser, role=enums.Role.ORGANISER)
     first = start(tournament, seed=1)

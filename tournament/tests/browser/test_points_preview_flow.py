@@ -17,9 +17,10 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from tournament import enums, simulation
-from tournament.models import Round, Tournament
+from tournament.models import Round
 from tournament.tests.factories import StaffRoleFactory
 from tournament.tests.formats.points.helpers import play_round, start
+from tournament.tests.helpers import set_settings
 
 pytestmark = pytest.mark.browser
 
@@ -33,9 +34,7 @@ def seating(rnd: Round) -> list[list[str]]:
 
 def test_preview_then_seat_as_shown(new_tablet, organiser, screenshot) -> None:  # type: ignore[no-untyped-def]
     tournament = simulation.create_field(fmt=enums.Format.POINTS, players=6, seed=4)
-    Tournament.objects.filter(pk=tournament.pk).update(
-        rounds_planned=4, games_per_round=1, table_size=3, table_size_max=3
-    )
+    set_settings(tournament, rounds_planned=4, games_per_round=1, table_size=3, table_size_max=3)
     tournament.refresh_from_db()
     StaffRoleFactory(tournament=tournament, user=organiser, role=enums.Role.ORGANISER)
     play_round(tournament, start(tournament, seed=1))

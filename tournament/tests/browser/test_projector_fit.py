@@ -26,6 +26,7 @@ from tournament.formats.points import services as points_services
 from tournament.models import CheckIn, Player, Round, Tournament
 from tournament.tests.browser.conftest import TIMEOUT_MS
 from tournament.tests.factories import PlayerFactory, TournamentFactory
+from tournament.tests.helpers import set_settings
 
 pytestmark = pytest.mark.browser
 
@@ -96,7 +97,7 @@ def points_field(transactional_db) -> Callable[..., Tournament]:  # type: ignore
         tournament = TournamentFactory(
             format=enums.Format.POINTS, capacity=players, checklist=[], venue="Palasport Bolzano"
         )
-        Tournament.objects.filter(pk=tournament.pk).update(display_rotation_seconds=600, **settings)
+        set_settings(tournament, display_rotation_seconds=600, **settings)
         batch = [
             PlayerFactory(
                 tournament=tournament,
@@ -161,7 +162,7 @@ def in_play(tournament: Tournament, decided: int) -> Round:
 
 def finished(tournament: Tournament) -> Tournament:
     """One round of one game at every table, then the end (the podium and the final standings)."""
-    Tournament.objects.filter(pk=tournament.pk).update(rounds_planned=1, games_per_round=1)
+    set_settings(tournament, rounds_planned=1, games_per_round=1)
     tournament.refresh_from_db()
     simulation.simulate(tournament, seed=SEED)
     assert tournament.status == enums.TournamentStatus.FINISHED

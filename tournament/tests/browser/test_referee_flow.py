@@ -32,6 +32,7 @@ from tournament.tests.browser.tablet import (
     panel,
     seated,
 )
+from tournament.tests.helpers import set_settings
 
 pytestmark = pytest.mark.browser
 
@@ -56,7 +57,7 @@ def knockout_field(organiser, referee) -> Callable[..., Tournament]:  # type: ig
     def make(players: int, **settings: object) -> Tournament:
         tournament = simulation.create_field(fmt=enums.Format.KNOCKOUT, players=players, seed=SEED)
         if settings:
-            Tournament.objects.filter(pk=tournament.pk).update(**settings)
+            set_settings(tournament, **settings)
             tournament.refresh_from_db()
         StaffRole.objects.create(tournament=tournament, user=organiser, role=enums.Role.ORGANISER)
         StaffRole.objects.create(tournament=tournament, user=referee, role=enums.Role.REFEREE)

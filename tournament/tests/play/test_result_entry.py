@@ -27,7 +27,7 @@ from tournament.formats.points.services import call_time as points_call_time
 from tournament.models import AuditEntry, Seat, Table, Tournament
 from tournament.play import results
 from tournament.selectors.audit import player_name
-from tournament.tests.helpers import count_queries, refreshed, seated, set_dealer, url
+from tournament.tests.helpers import count_queries, refreshed, seated, set_dealer, set_settings, url
 from tournament.writes import REFUSED, refusals_audited
 
 pytestmark = [pytest.mark.core, pytest.mark.django_db]
@@ -56,7 +56,7 @@ def knockout_table(client, staff_user):  # type: ignore[no-untyped-def]
 def final_table(client, staff_user):  # type: ignore[no-untyped-def]
     """The points final of three players (target 100) with its dealer, and a referee logged in."""
     tournament = simulation.create_field(fmt=enums.Format.KNOCKOUT, players=3, seed=1)
-    Tournament.objects.filter(pk=tournament.pk).update(final_points_target=100)
+    set_settings(tournament, final_points_target=100)
     tournament.refresh_from_db()
     rnd = knockout.generate_next_round(tournament=tournament, actor=None).round
     assert rnd is not None

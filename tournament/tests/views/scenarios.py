@@ -41,7 +41,7 @@ from tournament.formats.life_bands import reads as life_bands_reads
 from tournament.formats.life_bands import services as life_bands_services
 from tournament.formats.points import services as points_services
 from tournament.models import AuditEntry, LedgerEntry, PoolEntry, Round, Seat, Table, Tournament
-from tournament.tests.helpers import refreshed, seated, set_dealer, url
+from tournament.tests.helpers import refreshed, seated, set_dealer, set_settings, url
 from tournament.writes import REFUSED
 
 FORMATS = [enums.Format.KNOCKOUT, enums.Format.LIFE_BANDS, enums.Format.POINTS]
@@ -245,7 +245,7 @@ def points_scenario() -> Scenario:
     """Round 1 of nine players with a time limit: table 1 waits for its first dealer, table 2 is
     playing (one game), table 3 is decided (its three games) but not closed."""
     tournament = field(enums.Format.POINTS, 9, seed=4)
-    Tournament.objects.filter(pk=tournament.pk).update(round_time_limit_minutes=30)
+    set_settings(tournament, round_time_limit_minutes=30)
     tournament.refresh_from_db()
     fresh, playing, decided = start_round(tournament, seed=4).tables.order_by("number")
     a, _b, _c = set_dealer(tournament, playing)

@@ -39,7 +39,7 @@ from tournament.formats.life_bands import services as life_bands
 from tournament.formats.points import services as points
 from tournament.models import Round, Seat, Table, Tournament
 from tournament.play import results
-from tournament.tests.helpers import refreshed, seated, set_dealer, tied_final, url
+from tournament.tests.helpers import refreshed, seated, set_dealer, set_settings, tied_final, url
 
 pytestmark = [pytest.mark.core, pytest.mark.django_db]
 
@@ -275,7 +275,7 @@ def win_and_close(tournament: Tournament, table: Table) -> None:
 
 def test_points_auto_advance_seats_the_next_round():
     tournament = simulation.create_field(fmt=enums.Format.POINTS, players=6, seed=2)
-    Tournament.objects.filter(pk=tournament.pk).update(auto_advance=True, games_per_round=1, rounds_planned=2)
+    set_settings(tournament, auto_advance=True, games_per_round=1, rounds_planned=2)
     tournament.refresh_from_db()
     first = points.start_round(tournament=tournament, actor=None, seed=2)
     for table in first.tables.order_by("number"):

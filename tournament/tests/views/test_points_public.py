@@ -26,7 +26,7 @@ from tournament.play import corrections
 from tournament.selectors import ranking as ranking_reads
 from tournament.tests.formats.points.evening import Evening, evening
 from tournament.tests.formats.points.helpers import valid_points
-from tournament.tests.helpers import refreshed
+from tournament.tests.helpers import refreshed, set_settings
 
 pytestmark = pytest.mark.django_db
 
@@ -163,7 +163,7 @@ def test_the_step_counts_rounds_played_in_the_singular(client, staff_user) -> No
     from tournament.tests.formats.points.helpers import play_round, points_field, start
 
     tournament = points_field(players=9)
-    Tournament.objects.filter(pk=tournament.pk).update(rounds_planned=4, games_per_round=1)
+    set_settings(tournament, rounds_planned=4, games_per_round=1)
     play_round(tournament, start(tournament))
     organiser_client(client, tournament, staff_user)
     page = text(

@@ -44,7 +44,7 @@ from tournament.formats.points import services as points_services
 from tournament.models import CheckIn, LedgerEntry, Player, PoolEntry, Round, Seat, Table, Tournament
 from tournament.selectors import screen as screen_reads
 from tournament.tests.factories import PlayerFactory, TournamentFactory
-from tournament.tests.helpers import refreshed, seated, set_dealer, undo, url
+from tournament.tests.helpers import refreshed, seated, set_dealer, set_settings, undo, url
 from tournament.tests.views.scenarios import FORMATS, cut_band, lose, win
 from tournament.writes import bump
 
@@ -77,7 +77,7 @@ def quick_field(fmt: str, size: int) -> Tournament:
     if fmt == enums.Format.POINTS:
         # Ties share their place: the tables decided in bulk tie on the podium, and the finish
         # would wait for a play-off (its pages are measured in tests/formats/points/test_ties.py).
-        Tournament.objects.filter(pk=tournament.pk).update(round_time_limit_minutes=25, points_tie_resolution="shared")
+        set_settings(tournament, round_time_limit_minutes=25, points_tie_resolution="shared")
     players = PlayerFactory.create_batch(size, tournament=tournament, status=enums.PlayerStatus.CHECKED_IN)
     CheckIn.objects.bulk_create(CheckIn(player=player) for player in players)
     desk.draw_start_numbers(tournament=tournament, actor=None, seed=size)

@@ -27,6 +27,7 @@ from tournament.formats.knockout import rules as knockout
 from tournament.formats.knockout import services as knockout_services
 from tournament.models import Table, Tournament
 from tournament.play import results
+from tournament.tests.helpers import set_settings
 from tournament.tests.settings_page import organiser_login, settings_data  # noqa: F401 (the "organiser" fixture)
 
 # --- pure: the final and its duels ---------------------------------------------------------------
@@ -168,7 +169,7 @@ def close(tournament: Tournament, table: Table) -> None:
 
 def final_of(players: int, **values) -> tuple[Tournament, Table, list[int]]:
     tournament = simulation.create_field(fmt=enums.Format.KNOCKOUT, players=players, seed=players)
-    Tournament.objects.filter(pk=tournament.pk).update(**values)
+    set_settings(tournament, **values)
     tournament.refresh_from_db()
     table = knockout_services.generate_next_round(tournament=tournament, actor=None).round.tables.get()
     return tournament, table, deal(tournament, table)
@@ -304,9 +305,7 @@ class TestFinalToWins:
 @pytest.mark.parametrize(("players", "seed"), [(3, 1), (4, 2), (7, 3), (13, 4)])
 def test_whole_tournament_with_a_final_to_wins(players, seed):
     tournament = simulation.create_field(fmt=enums.Format.KNOCKOUT, players=players, seed=seed)
-    Tournament.objects.filter(pk=tournament.pk).update(
-        final_target_kind="wins", final_wins_target=2, duel_wins_needed=2
-    )
+    set_settings(tournament, final_target_kind="wins", final_wins_target=2, duel_wins_needed=2)
     simulation.simulate(tournament, seed=seed)
     tournament.refresh_from_db()
     assert tournament.status == enums.TournamentStatus.FINISHED

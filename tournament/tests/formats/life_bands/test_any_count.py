@@ -27,7 +27,7 @@ from tournament.formats.life_bands import rules as life_bands
 from tournament.formats.life_bands import services as life_bands_services
 from tournament.models import AuditEntry, Round, Table, Tournament
 from tournament.play.rounds import option_label
-from tournament.tests.helpers import url
+from tournament.tests.helpers import set_settings, url
 from tournament.tests.strategies import table_sizes
 from tournament.tests.views.scenarios import snapshot
 
@@ -95,7 +95,7 @@ class TestPlanMain:
 def lb_field(players: int, seed: int = 1, **settings: object) -> Tournament:
     tournament = simulation.create_field(fmt=enums.Format.LIFE_BANDS, players=players, seed=seed)
     if settings:
-        Tournament.objects.filter(pk=tournament.pk).update(**settings)
+        set_settings(tournament, **settings)
         tournament.refresh_from_db()
     return tournament
 

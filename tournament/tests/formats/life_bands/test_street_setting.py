@@ -17,7 +17,9 @@ from games.rules.schocken import StreetRule, Throw, ThrowKind
 from tournament import enums, simulation
 from tournament.formats.life_bands import rules as life_bands
 from tournament.formats.life_bands import services as life_bands_services
+from tournament.formats.life_bands import settings as life_bands_settings
 from tournament.models import Tournament
+from tournament.tests.helpers import set_settings
 from tournament.tests.settings_page import organiser_login, settings_data  # noqa: F401 (the "organiser" fixture)
 
 # --- pure ----------------------------------------------------------------------------------------
@@ -87,7 +89,7 @@ class TestStreetRule:
 
         assert "schocken_street" in life_bands.SETTINGS
         assert "schocken_street" not in knockout.SETTINGS
-        assert {choice.value for choice in StreetRule} == set(Tournament.StreetRule.values)
+        assert {choice.value for choice in StreetRule} == set(life_bands_settings.StreetRule.values)
 
 
 # --- the half tracker --------------------------------------------------------------------------
@@ -95,7 +97,7 @@ class TestStreetRule:
 
 def tracker_table(street: str):
     tournament = simulation.create_field(fmt=enums.Format.LIFE_BANDS, players=8, seed=4)
-    Tournament.objects.filter(pk=tournament.pk).update(schocken_street=street)
+    set_settings(tournament, schocken_street=street)
     tournament.refresh_from_db()
     rnd = life_bands_services.start_main_round(tournament=tournament, actor=None, seed=1)
     return tournament, rnd.tables.order_by("number").first()

@@ -15,6 +15,7 @@ from tournament import desk, enums, simulation
 from tournament.formats.points import services as points_services
 from tournament.models import Player, Round, Table, Tournament
 from tournament.tests.formats.points.helpers import play_round, start
+from tournament.tests.helpers import set_settings
 
 NAME = "Torneo UNO Patronato Carità di San Giuseppe"
 
@@ -35,9 +36,7 @@ class Evening:
 def evening(players: int = 13, seed: int = 5) -> Evening:
     """Round 1 played, round 2 seated with one table still playing (see the module's docstring)."""
     tournament = simulation.create_field(fmt=enums.Format.POINTS, players=players, seed=seed)
-    Tournament.objects.filter(pk=tournament.pk).update(
-        name=NAME, rounds_planned=4, games_per_round=1, capacity=players + 4, venue="Patronato"
-    )
+    set_settings(tournament, name=NAME, rounds_planned=4, games_per_round=1, capacity=players + 4, venue="Patronato")
     tournament.refresh_from_db()
     play_round(tournament, start(tournament, seed=1))
     by_number = {p.start_number: p for p in Player.objects.filter(tournament=tournament)}

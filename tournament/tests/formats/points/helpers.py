@@ -13,14 +13,14 @@ from games.models import Game, GameScore, GameStatus
 from tournament import enums, simulation
 from tournament.formats.points import services as points_services
 from tournament.models import Round, Table, Tournament
-from tournament.tests.helpers import refreshed, seated, set_dealer, undo
+from tournament.tests.helpers import refreshed, seated, set_dealer, set_settings, undo
 
 
 def points_field(players: int = 12, seed: int = 1, **settings: object) -> Tournament:
     """A points tournament: ``players`` checked in, start numbers drawn, no round yet."""
     tournament = simulation.create_field(fmt=enums.Format.POINTS, players=players, seed=seed)
     if settings:
-        Tournament.objects.filter(pk=tournament.pk).update(**settings)
+        set_settings(tournament, **settings)
         tournament.refresh_from_db()
     return tournament
 

@@ -15,6 +15,7 @@ from tournament.formats import registry
 from tournament.formats.points import services as points_services
 from tournament.models import AuditEntry, Round, Table, Tournament
 from tournament.tests.formats.points.helpers import finish, play_round, points_field, start
+from tournament.tests.helpers import set_settings
 
 pytestmark = [pytest.mark.core, pytest.mark.django_db]
 
@@ -86,7 +87,7 @@ def test_finishing_while_tables_play_stays_refused_even_confirmed():
 def test_the_organisers_step_passes_the_confirmation_on():
     tournament = played(1)
     # Not about ties: a tie after round 1 shares its place instead of asking for a play-off.
-    Tournament.objects.filter(pk=tournament.pk).update(points_tie_resolution="shared")
+    set_settings(tournament, points_tie_resolution="shared")
     tournament.refresh_from_db()
     step = registry.of(tournament).next_step
     before = state(tournament)

@@ -26,7 +26,7 @@ from tournament.formats.points import services as points_services
 from tournament.models import Player, Round, Table, Tournament
 from tournament.play import corrections
 from tournament.tests.formats.points.helpers import points_field, record, start
-from tournament.tests.helpers import refreshed, set_dealer
+from tournament.tests.helpers import refreshed, set_dealer, set_settings
 from tournament.tests.settings_page import organiser_login, settings_data  # noqa: F401 (fixture)
 
 MISSED = (
@@ -408,7 +408,7 @@ class TestPlayoff:
 
     def test_no_main_round_after_a_playoff(self):
         tournament, _who = tied_on_first()
-        Tournament.objects.filter(pk=tournament.pk).update(rounds_planned=3)
+        set_settings(tournament, rounds_planned=3)
         tournament.refresh_from_db()
         points_services.seat_playoff(tournament=tournament, actor=None)
         with pytest.raises(ServiceError, match="A play-off has been seated"):
@@ -434,14 +434,14 @@ class TestPlayoff:
 def test_settings_refuse_bad_values_and_save_nothing(organiser, field, value):  # type: ignore[no-untyped-def]
     tournament = points_field()
     client = organiser(tournament)
-    before = Tournament.objects.values_list(field, "version").get(pk=tournament.pk)
+    before = Tournament.objects.values_list("format_settings", "version").get(pk=tournament.pk)
     response = client.post(
         reverse("tournament:settings", args=[tournament.pk]), settings_data(tournament, **{field: value})
     )
     assert response.status_code in (200, 400, 422)
     body = response.content.decode()
     assert "Select a valid choice" in body or "This field is required" in body
-    assert Tournament.objects.values_list(field, "version").get(pk=tournament.pk) == before
+    assert Tournament.objects.values_list("format_settings", "version").get(pk=tournament.pk) == before
 
 
 @pytest.mark.django_db

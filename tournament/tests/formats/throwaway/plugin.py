@@ -5,7 +5,7 @@ from __future__ import annotations
 from tournament import enums
 from tournament.formats.base import Entry
 from tournament.formats.record import build
-from tournament.tests.formats.throwaway import dry_run, reads, rules, services
+from tournament.tests.formats.throwaway import dry_run, reads, rules, services, settings
 
 FORMAT = build(
     "throwaway",
@@ -13,6 +13,7 @@ FORMAT = build(
     services=services,
     reads=reads,
     dry_run=dry_run,
+    settings=settings,
     label="First to two wins",
     games=(enums.Game.UNO,),
     entry=Entry.WINNER,

@@ -10,11 +10,14 @@ WINS_NEEDED = 2
 RULE_WINS = "wins"
 RULE_START_NUMBER = "start_number"
 
-SPEC = FormatSpec(slug="throwaway", stages=("main",), min_players=3, settings_used=(*SEATING_SETTINGS, CLUBS_APART))
+SPEC = FormatSpec(
+    slug="throwaway", stages=("main",), min_players=3, settings_used=(*SEATING_SETTINGS, CLUBS_APART, "first_to")
+)
 
 
-def table_decided(wins: Mapping[int, int]) -> bool:
-    return any(count >= WINS_NEEDED for count in wins.values())
+def table_decided(wins: Mapping[int, int], needed: int = WINS_NEEDED) -> bool:
+    """A player has won ``needed`` games (the tournament's ``first_to``)."""
+    return any(count >= needed for count in wins.values())
 
 
 def rank(wins: Mapping[int, int], start_numbers: Mapping[int, int]) -> list[tuple[int, int, str]]:

@@ -18,7 +18,7 @@ from tournament.writes import User
 
 def refresh_table(tournament: Tournament, table: Table, actor: User) -> None:
     result = tally(table)
-    decided = rules.table_decided(result.wins)
+    decided = rules.table_decided(result.wins, tournament.first_to)
     places = {pid: place for place, pid, _rule in rules.rank(result.wins, result.start_numbers)} if decided else {}
     save_tally(table, result, places, decided=decided)
     save_outcome(tournament, table, decided=decided)
