@@ -431,6 +431,38 @@ class Format:
         return self.entry is Entry.LOSER
 
 
+# ``build`` reads a format package's modules by convention:
+#
+# - ``rules``: ``SPEC``;
+# - ``services``: ``next_step``, ``record_result``, ``result_entry``, ``undo_result``, ``close_table``,
+#   ``CORRECTIONS`` and, where the format has them, ``call_time`` and ``settings_saved``;
+# - ``reads``: ``ranking``, ``RANKING_TITLE``, ``RANKING_COLUMNS``, ``LIVE_STANDINGS``, ``RULE_LABELS``,
+#   ``rounds_context``, ``table_context``, ``public_extras``, ``default_checklist``,
+#   ``counts_card_points`` and, where the format has them, ``settings_notes``, ``ranking_notes``,
+#   ``expected_plan``, ``expected_sharp_play``, ``cards_held``, ``json_seat_counts``;
+# - ``dry_run``: ``simulate``;
+# - ``settings`` (where the format has settings of its own): ``SettingsForm``;
+# - templates: ``templates/formats/<slug>/`` rounds, table, seat_score, public_score, find_status,
+#   find_result, rules.
+
+#: What a format has only where it needs it (the record's defaults otherwise): (module, name).
+_OPTIONAL_PARTS: tuple[tuple[str, str], ...] = (
+    ("reads", "settings_notes"),
+    ("services", "settings_saved"),
+    ("reads", "ranking_notes"),
+    ("reads", "expected_plan"),
+    ("reads", "expected_sharp_play"),
+    ("reads", "cards_held"),
+    ("reads", "json_seat_counts"),
+)
+
+
+def _optional_parts(services: ServicesModule, reads: ReadsModule) -> dict[str, Any]:
+    """The optional parts (``_OPTIONAL_PARTS``) the format's modules define, by name."""
+    modules: dict[str, object] = {"services": services, "reads": reads}
+    return {name: getattr(modules[where], name) for where, name in _OPTIONAL_PARTS if hasattr(modules[where], name)}
+
+
 def build(
     slug: str,
     *,
@@ -446,34 +478,9 @@ def build(
     urlpatterns: tuple[URLPattern, ...] = (),
 ) -> Format:
     """The record of the format package ``tournament/formats/<slug>/``, read from its modules (passed
-    by its ``plugin.py``, typed by the protocols above) by convention:
-
-    - ``rules``: ``SPEC``;
-    - ``services``: ``next_step``, ``record_result``, ``result_entry``, ``undo_result``, ``close_table``,
-      ``CORRECTIONS``
-      and, where the format has them, ``call_time`` and ``settings_saved``;
-    - ``reads``: ``ranking``, ``RANKING_TITLE``, ``RANKING_COLUMNS``, ``LIVE_STANDINGS``, ``RULE_LABELS``,
-      ``rounds_context``, ``table_context``, ``public_extras``, ``default_checklist``,
-      ``counts_card_points`` and, where the format has them, ``settings_notes``, ``ranking_notes``,
-      ``expected_plan``, ``expected_sharp_play``, ``cards_held``, ``json_seat_counts``;
-    - ``dry_run``: ``simulate``;
-    - ``settings`` (where the format has settings of its own): ``SettingsForm``;
-    - templates: ``templates/formats/<slug>/`` rounds, table, seat_score, public_score, find_status,
-      find_result, rules.
-
+    by its ``plugin.py``, typed by the protocols above) by the convention written above ``build``.
     What differs beyond the modules is given here: the label, the games it is played with, how a
-    result is entered (``Entry``), whether several rounds play at once, its own URLs.
-    """
-    # What a format has only where it needs it (the record's defaults otherwise).
-    optional: tuple[tuple[object, str], ...] = (
-        (reads, "settings_notes"),
-        (services, "settings_saved"),
-        (reads, "ranking_notes"),
-        (reads, "expected_plan"),
-        (reads, "expected_sharp_play"),
-        (reads, "cards_held"),
-        (reads, "json_seat_counts"),
-    )
+    result is entered (``Entry``), whether several rounds play at once, its own URLs."""
     folder = f"formats/{slug}"
     return Format(
         slug=slug,
@@ -504,7 +511,7 @@ def build(
         simulate=dry_run.simulate,
         parallel_rounds=parallel_rounds,
         urlpatterns=urlpatterns,
-        **{name: getattr(module, name) for module, name in optional if hasattr(module, name)},
+        **_optional_parts(services, reads),
     )
 
 
