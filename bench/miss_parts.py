@@ -74,7 +74,7 @@ def main() -> None:
     from config.wsgi import settle_heap
     from tournament import renderings
     from tournament.models import Tournament
-    from tournament.selectors import screen as screen_reads
+    from tournament.selectors import screen as screen_selectors
     from tournament.views.display import screen_context
 
     settle_heap()
@@ -109,7 +109,7 @@ def main() -> None:
         cache.delete(lock)
 
     with translation.override("en"):
-        snap = screen_reads.read(tournament, 0)
+        snap = screen_selectors.read(tournament, 0)
         context = screen_context(snap)
         html = render_to_string("tournament/display/_screen.html", context).encode()
         parts = {
@@ -119,7 +119,7 @@ def main() -> None:
             "queries, rows only": timed(rows_only),
             "cache writes": timed(cache_writes),
             "tournament and screen read (ORM)": timed(
-                lambda: screen_reads.read(Tournament.objects.get(pk=tournament.pk), 0)
+                lambda: screen_selectors.read(Tournament.objects.get(pk=tournament.pk), 0)
             ),
             "pieces (kept)": timed(lambda: screen_context(snap)),
             "template": timed(lambda: render_to_string("tournament/display/_screen.html", context)),

@@ -18,7 +18,7 @@ from django.shortcuts import get_object_or_404
 
 from tournament import enums
 from tournament.models import Tournament
-from tournament.selectors import desk as desk_reads
+from tournament.selectors import desk as desk_selectors
 
 ALLOWED = {
     enums.Role.ORGANISER: {enums.Role.ORGANISER},
@@ -40,7 +40,7 @@ def tournament_role(role: str) -> Callable[[Callable[..., HttpResponse]], Callab
             if not request.user.is_authenticated:
                 return redirect_to_login(request.get_full_path())
             tournament = get_object_or_404(Tournament, pk=tournament_id)
-            roles = desk_reads.roles_of(request.user, tournament)
+            roles = desk_selectors.roles_of(request.user, tournament)
             if not roles & ALLOWED[enums.Role(role)]:
                 raise PermissionDenied
             request.tournament_roles = roles  # type: ignore[attr-defined]

@@ -40,7 +40,7 @@ from django.utils.translation import gettext as _
 from tournament import draws, enums
 from tournament.errors import NeedsConfirmation, ServiceError
 from tournament.models import Player, TombolaDraw, TombolaPrize, Tournament
-from tournament.selectors import tombola as tombola_reads
+from tournament.selectors import tombola as tombola_selectors
 from tournament.writes import User, acting_user, audit, bump, lock_tournament
 
 PRIZE_NAME_MAX = 120
@@ -190,7 +190,7 @@ def _draw(locked: Tournament, actor: User, prize: TombolaPrize, seed: int | None
                 "finished. Finish the tournament first, or let every player take part (tombola settings)."
             )
         )
-    pool = tombola_reads.entrants(locked).pool()
+    pool = tombola_selectors.entrants(locked).pool()
     seed = draws.new_seed() if seed is None else seed
     winner = draws.draw_tombola_winner(pool, seed)
     if winner is None:

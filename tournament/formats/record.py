@@ -288,7 +288,7 @@ class ServicesModule(Protocol):
     def CORRECTIONS(self) -> CorrectionHooks: ...
 
 
-class ReadsModule(Protocol):
+class SelectorsModule(Protocol):
     @property
     def RANKING_TITLE(self) -> Label: ...
     @property
@@ -436,7 +436,7 @@ class Format:
 # - ``rules``: ``SPEC``;
 # - ``services``: ``next_step``, ``record_result``, ``result_entry``, ``undo_result``, ``close_table``,
 #   ``CORRECTIONS`` and, where the format has them, ``call_time`` and ``settings_saved``;
-# - ``reads``: ``ranking``, ``RANKING_TITLE``, ``RANKING_COLUMNS``, ``LIVE_STANDINGS``, ``RULE_LABELS``,
+# - ``selectors``: ``ranking``, ``RANKING_TITLE``, ``RANKING_COLUMNS``, ``LIVE_STANDINGS``, ``RULE_LABELS``,
 #   ``rounds_context``, ``table_context``, ``public_extras``, ``default_checklist``,
 #   ``counts_card_points`` and, where the format has them, ``settings_notes``, ``ranking_notes``,
 #   ``expected_plan``, ``expected_sharp_play``, ``cards_held``, ``json_seat_counts``;
@@ -447,19 +447,19 @@ class Format:
 
 #: What a format has only where it needs it (the record's defaults otherwise): (module, name).
 _OPTIONAL_PARTS: tuple[tuple[str, str], ...] = (
-    ("reads", "settings_notes"),
+    ("selectors", "settings_notes"),
     ("services", "settings_saved"),
-    ("reads", "ranking_notes"),
-    ("reads", "expected_plan"),
-    ("reads", "expected_sharp_play"),
-    ("reads", "cards_held"),
-    ("reads", "json_seat_counts"),
+    ("selectors", "ranking_notes"),
+    ("selectors", "expected_plan"),
+    ("selectors", "expected_sharp_play"),
+    ("selectors", "cards_held"),
+    ("selectors", "json_seat_counts"),
 )
 
 
-def _optional_parts(services: ServicesModule, reads: ReadsModule) -> dict[str, Any]:
+def _optional_parts(services: ServicesModule, selectors: SelectorsModule) -> dict[str, Any]:
     """The optional parts (``_OPTIONAL_PARTS``) the format's modules define, by name."""
-    modules: dict[str, object] = {"services": services, "reads": reads}
+    modules: dict[str, object] = {"services": services, "selectors": selectors}
     return {name: getattr(modules[where], name) for where, name in _OPTIONAL_PARTS if hasattr(modules[where], name)}
 
 
@@ -468,7 +468,7 @@ def build(
     *,
     rules: RulesModule,
     services: ServicesModule,
-    reads: ReadsModule,
+    selectors: SelectorsModule,
     dry_run: DryRunModule,
     settings: SettingsModule | None = None,
     label: Label,
@@ -490,28 +490,28 @@ def build(
         templates=Templates(**{name: f"{folder}/{name}.html" for name in Templates.__dataclass_fields__}),
         settings_used=rules.SPEC.settings_used,
         settings_form=NoSettings if settings is None else settings.SettingsForm,
-        default_checklist=reads.default_checklist,
+        default_checklist=selectors.default_checklist,
         next_step=services.next_step,
-        rounds_context=reads.rounds_context,
-        table_context=reads.table_context,
+        rounds_context=selectors.rounds_context,
+        table_context=selectors.table_context,
         entry=entry,
-        counts_card_points=reads.counts_card_points,
+        counts_card_points=selectors.counts_card_points,
         record_result=services.record_result,
         undo_result=services.undo_result,
         close_table=services.close_table,
         result_entry=services.result_entry,
         corrections=services.CORRECTIONS,
         call_time=getattr(services, "call_time", None),  # (only points calls time)
-        ranking=reads.ranking,
-        ranking_title=reads.RANKING_TITLE,
-        ranking_columns=reads.RANKING_COLUMNS,
-        live_standings=reads.LIVE_STANDINGS,
-        rule_labels=reads.RULE_LABELS,
-        public_extras=reads.public_extras,
+        ranking=selectors.ranking,
+        ranking_title=selectors.RANKING_TITLE,
+        ranking_columns=selectors.RANKING_COLUMNS,
+        live_standings=selectors.LIVE_STANDINGS,
+        rule_labels=selectors.RULE_LABELS,
+        public_extras=selectors.public_extras,
         simulate=dry_run.simulate,
         parallel_rounds=parallel_rounds,
         urlpatterns=urlpatterns,
-        **_optional_parts(services, reads),
+        **_optional_parts(services, selectors),
     )
 
 

@@ -24,9 +24,9 @@ from tournament import enums, folding
 from tournament.formats import registry
 from tournament.formats.record import Format, Standing
 from tournament.models import Player, Round, Seat, Table, Tournament
-from tournament.selectors import play as play_reads
+from tournament.selectors import play as play_selectors
 from tournament.selectors import public
-from tournament.selectors import ranking as ranking_reads
+from tournament.selectors import ranking as ranking_selectors
 
 T = TypeVar("T")
 
@@ -89,7 +89,7 @@ def round_with_tables(
     """The round ``round_number`` of the tournament with its tables numbered from ``first``
     (``count`` of them, all with None), seats and players (three queries), or None when the
     tournament has no such round."""
-    return play_reads.round_tables(tournament, round_number, first, count)
+    return play_selectors.round_tables(tournament, round_number, first, count)
 
 
 # A printout is sent in parts of bounded size: a 5,000-player field prints part by part, and
@@ -298,7 +298,7 @@ class FinalRanking:
     """The ranking (``selectors.ranking``), with the points each player scored at a table
     played to a points target (the final to points) and the duels that decided ties."""
 
-    ranking: ranking_reads.Ranking
+    ranking: ranking_selectors.Ranking
     final_points: dict[int, int]
     points_target: int | None
     duels: list[Duel]
@@ -328,7 +328,7 @@ def final_ranking(tournament: Tournament) -> FinalRanking:
         )
     )
     duel_tables = [Duel(table=table, seats=list(table.seats.all())) for table in duels]
-    ranking = ranking_reads.ranking(tournament, skip_empty=True)
+    ranking = ranking_selectors.ranking(tournament, skip_empty=True)
     # Said once: the box above the table holds the final's points and the duels, so the table
     # leaves out the columns that repeat them (and its names keep their width on A4).
     shown_above = {"final_points"} if final_points else set()

@@ -35,7 +35,7 @@ from tournament import enums, folding, naming, versions
 from tournament.formats import registry
 from tournament.formats.record import Format, PublicExtras, Standing
 from tournament.models import Player, Round, Seat, Table, Tournament
-from tournament.selectors import ranking as ranking_reads
+from tournament.selectors import ranking as ranking_selectors
 from tournament.selectors.desk import folded_match, prefix_first, similar_players
 
 # The projector's pages as the server sends them: what a 16:9 screen holds when no name wraps
@@ -285,9 +285,9 @@ def snapshot(tournament: Tournament) -> Snapshot:
     ranking: list[Standing] = []
     standings: list[Standing] = []
     if tournament.status == enums.TournamentStatus.FINISHED:
-        ranking = taking_part(ranking_reads.rows(tournament), seated)
+        ranking = taking_part(ranking_selectors.rows(tournament), seated)
     if fmt.live_standings and public_rounds:
-        standings = ranking or taking_part(ranking_reads.rows(tournament), seated)
+        standings = ranking or taking_part(ranking_selectors.rows(tournament), seated)
     return Snapshot(
         tournament=tournament,
         format=fmt,
@@ -559,7 +559,7 @@ def _played(row: Standing | None) -> Standing | None:
 def standing_rows(tournament: Tournament) -> dict[int, Standing]:
     """Player id -> the player's row of the format's ranking (``ranking.rows``: once per version
     and language in the shared cache, so a thousand phones cost one ranking)."""
-    return {row.player.pk: row for row in ranking_reads.rows(tournament)}
+    return {row.player.pk: row for row in ranking_selectors.rows(tournament)}
 
 
 def final_places(tournament: Tournament) -> tuple[dict[int, int], dict[int, str]]:
@@ -570,7 +570,7 @@ def final_places(tournament: Tournament) -> tuple[dict[int, int], dict[int, str]
     key = f"places3:{tournament.pk}:{tournament.version}:{get_language()}"
     kept = cache.get(key)
     if not isinstance(kept, tuple):
-        rows = ranking_reads.rows(tournament)
+        rows = ranking_selectors.rows(tournament)
         kept = (
             {row.player.pk: row.place for row in rows},
             {row.player.pk: str(row.summary) for row in rows if row.summary},

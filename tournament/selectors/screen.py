@@ -35,7 +35,7 @@ from tournament.formats import registry
 from tournament.formats.record import Format, PublicExtras, Standing
 from tournament.models import Round, Seat, Table, Tournament
 from tournament.selectors import public
-from tournament.selectors import ranking as ranking_reads
+from tournament.selectors import ranking as ranking_selectors
 
 TABLES_WINDOW = 8 * public.TABLES_PAGE  # 96 tables
 ALPHA_WINDOW = 8 * public.ALPHA_PAGE  # 480 names
@@ -353,5 +353,5 @@ class _Windowed:
             .values_list("player_id", flat=True)
             .distinct()
         )
-        rows = public.taking_part(ranking_reads.rows(self.tournament), seated)
+        rows = public.taking_part(ranking_selectors.rows(self.tournament), seated)
         return (rows if self.fmt.live_standings and self.rounds else []), (rows if finished else [])

@@ -37,7 +37,7 @@ from tournament.http import HtmxHttpRequest, answers_refusals
 from tournament.models import Table, Tournament
 from tournament.permissions import tournament_role
 from tournament.play import corrections
-from tournament.selectors import play as play_reads
+from tournament.selectors import play as play_selectors
 from tournament.views.forms import CorrectionForm
 
 ACTIONS = ("correct", "void", "dealer", "reopen")
@@ -155,7 +155,7 @@ def _page(
     action: str = "",
 ) -> HttpResponse:
     try:
-        view = play_reads.table_view(tournament, table_id)
+        view = play_selectors.table_view(tournament, table_id)
     except Table.DoesNotExist:
         raise Http404 from None
     fmt = registry.of(tournament)
@@ -211,7 +211,9 @@ def _typed(form: CorrectionForm, action: str) -> Typed:
     )
 
 
-def _games(view: play_reads.TableView, typed: Typed, cards_held: Callable[[GameScore], int]) -> list[dict[str, object]]:
+def _games(
+    view: play_selectors.TableView, typed: Typed, cards_held: Callable[[GameScore], int]
+) -> list[dict[str, object]]:
     """Every game of the table with its scores by player, newest number last, the valid one of
     each number after the ones it replaced. The game whose correction was refused shows what was
     typed (``typed``): the chosen player and the card points, not the game's own."""

@@ -36,15 +36,15 @@ from tournament.http import HtmxHttpRequest, answers_refusals, refusal
 from tournament.models import Player, Tournament
 from tournament.passes import services as pass_services
 from tournament.permissions import tournament_role
-from tournament.selectors import desk as reads
-from tournament.selectors import printing as print_reads
+from tournament.selectors import desk as desk_selectors
+from tournament.selectors import printing as printing_selectors
 from tournament.views.forms import CheckForm, CheckInForm, ConfirmForm, ReturnedForm, RowForm
 
 
 @require_GET
 @login_required
 def home(request: HtmxHttpRequest) -> HttpResponse:
-    tournaments = list(reads.tournaments_for(request.user))
+    tournaments = list(desk_selectors.tournaments_for(request.user))
     return render(request, "tournament/home.html", {"tournaments": tournaments})
 
 
@@ -80,7 +80,7 @@ def tournament_create(request: HtmxHttpRequest) -> HttpResponse:
 def enter(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     """A tournament's front page for the user: the desk, or the tables for a referee."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)
-    roles = reads.roles_of(request.user, tournament)
+    roles = desk_selectors.roles_of(request.user, tournament)
     if roles & {enums.Role.ORGANISER, enums.Role.DESK}:
         return redirect("tournament:desk", tournament.pk)
     if enums.Role.REFEREE in roles:
@@ -89,14 +89,14 @@ def enter(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
 
 
 def _desk_context(tournament: Tournament) -> dict[str, object]:
-    counters = reads.desk_counters(tournament)
+    counters = desk_selectors.desk_counters(tournament)
     return {
         "tournament": tournament,
         "counters": counters,
-        "handouts": reads.handouts(reads.checklist_with_handouts(tournament), counters.checked_in),
-        "draw": reads.latest_draw(tournament),
+        "handouts": desk_selectors.handouts(desk_selectors.checklist_with_handouts(tournament), counters.checked_in),
+        "draw": desk_selectors.latest_draw(tournament),
         "windows": list(tournament.registration_windows.all()),
-        "waiting": reads.waiting_list(tournament),
+        "waiting": desk_selectors.waiting_list(tournament),
     }
 
 
@@ -283,10 +283,10 @@ def import_players(request: HtmxHttpRequest, tournament: Tournament) -> HttpResp
 def check_in_screen(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     query = request.GET.get("q", "")
     show = request.GET.get("show", "")
-    show = show if show in reads.SHOW else ""
-    players, total = reads.search_players(tournament, query, show=show)
-    items = reads.checklist_with_handouts(tournament)
-    counters = reads.desk_counters(tournament)
+    show = show if show in desk_selectors.SHOW else ""
+    players, total = desk_selectors.search_players(tournament, query, show=show)
+    items = desk_selectors.checklist_with_handouts(tournament)
+    counters = desk_selectors.desk_counters(tournament)
     context = {
         "tournament": tournament,
         "players": players,
@@ -295,7 +295,7 @@ def check_in_screen(request: HtmxHttpRequest, tournament: Tournament) -> HttpRes
         "show": show,
         "items": items,
         "counters": counters,
-        "handouts": reads.handouts(items, counters.checked_in),
+        "handouts": desk_selectors.handouts(items, counters.checked_in),
     }
     if request.htmx and request.htmx.target == "player-list":
         return render(request, "tournament/check_in.html#player-list", context)
@@ -317,12 +317,12 @@ def _row_response(
     the check-in page shows only this player's row with it, so the question works without JavaScript."""
     posted = RowForm.read(request)
     if request.htmx or panel is not None or confirm:
-        player = reads.desk_player(tournament, player_id)
+        player = desk_selectors.desk_player(tournament, player_id)
         if player is None:
             # An id from another tournament (or a deleted row): the service refused; there is no row to redraw.
             raise Http404
-        items = reads.checklist_with_handouts(tournament)
-        counters = reads.desk_counters(tournament)
+        items = desk_selectors.checklist_with_handouts(tournament)
+        counters = desk_selectors.desk_counters(tournament)
         context = {
             "tournament": tournament,
             "player": player,
@@ -332,7 +332,7 @@ def _row_response(
             "row_reason": posted["override_reason"][:200],
             "row_panel": panel,
             "counters": counters,
-            "handouts": reads.handouts(items, counters.checked_in),
+            "handouts": desk_selectors.handouts(items, counters.checked_in),
             "oob_counters": True,
             "query": posted["q"],
         }
@@ -477,9 +477,9 @@ def draw(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
         "tournament": tournament,
         "form": form,
         "panel": panel,
-        "draw": reads.latest_draw(tournament),
-        "players": reads.draw_result(tournament),
-        "counters": reads.desk_counters(tournament),
+        "draw": desk_selectors.latest_draw(tournament),
+        "players": desk_selectors.draw_result(tournament),
+        "counters": desk_selectors.desk_counters(tournament),
     }
     status = 422 if form.errors else 200
     template = "tournament/draw.html"
@@ -509,9 +509,9 @@ def _drawn(request: HtmxHttpRequest, tournament: Tournament, result: StartNumber
 @tournament_role(enums.Role.DESK)
 def print_cards(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     """Start-number cards of the checked-in players, in parts of ``PLAYERS_PER_PART`` (``?part=``)."""
-    total = reads.count_for_print(tournament, checked_in_only=True)
-    part = print_reads.part(request.GET.get("part", ""), total, print_reads.PLAYERS_PER_PART)
-    players = reads.players_for_print(tournament, checked_in_only=True, offset=part.offset, limit=part.size)
+    total = desk_selectors.count_for_print(tournament, checked_in_only=True)
+    part = printing_selectors.part(request.GET.get("part", ""), total, printing_selectors.PLAYERS_PER_PART)
+    players = desk_selectors.players_for_print(tournament, checked_in_only=True, offset=part.offset, limit=part.size)
     pass_services.attach_cards(request, players, request.user)
     context = {"tournament": tournament, "players": players, "part": part}
     return render(request, "tournament/print_cards.html", context)
@@ -521,10 +521,10 @@ def print_cards(request: HtmxHttpRequest, tournament: Tournament) -> HttpRespons
 @tournament_role(enums.Role.DESK)
 def print_players(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     """The player list, in parts of ``PLAYERS_PER_PART`` (``?part=``) with the counters on each."""
-    counters = reads.desk_counters(tournament)
+    counters = desk_selectors.desk_counters(tournament)
     total = counters.registered + counters.waiting + counters.withdrawn + counters.no_show
-    part = print_reads.part(request.GET.get("part", ""), total, print_reads.PLAYERS_PER_PART)
-    players = reads.all_players(tournament, offset=part.offset, limit=part.size)
+    part = printing_selectors.part(request.GET.get("part", ""), total, printing_selectors.PLAYERS_PER_PART)
+    players = desk_selectors.all_players(tournament, offset=part.offset, limit=part.size)
     find_link = request.build_absolute_uri(reverse("tournament:find", args=[tournament.public_key]))
     context = {
         "tournament": tournament,
@@ -546,7 +546,7 @@ def equipment(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     context = {
         "tournament": tournament,
         "items": items,
-        "checks": reads.returnable_checks(tournament),
+        "checks": desk_selectors.returnable_checks(tournament),
     }
     return render(request, "tournament/equipment.html", context)
 

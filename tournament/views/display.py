@@ -35,10 +35,10 @@ from tournament.formats import registry
 from tournament.models import Tournament
 from tournament.polling import POLL_SECONDS as POLL_SECONDS_STAFF
 from tournament.polling import answer_if_unchanged, etag_for, short_hash
-from tournament.selectors import day_plan as plan_reads
+from tournament.selectors import day_plan as day_plan_selectors
 from tournament.selectors import public
-from tournament.selectors import screen as screen_reads
-from tournament.selectors import tombola as tombola_reads
+from tournament.selectors import screen as screen_selectors
+from tournament.selectors import tombola as tombola_selectors
 
 POLL_SECONDS = 2
 LANGUAGE_CODES = frozenset(code for code, _name in settings.LANGUAGES)
@@ -132,7 +132,7 @@ def by_number(request: HttpRequest, tournament_id: int, page: str) -> HttpRespon
     return response
 
 
-def screen_context(snap: screen_reads.Screen) -> dict[str, object]:
+def screen_context(snap: screen_selectors.Screen) -> dict[str, object]:
     """The projector screen's context in the active language: its lists' windows in pages,
     each table, page and the bracket a piece rendered by what it shows
     (``tournament.fragments``), so a screen rendered again after a result renders that
@@ -187,9 +187,9 @@ def tombola_context(tournament: Tournament) -> dict[str, object]:
     ``SCREEN_LINES`` drawn before it (two queries: ``selectors.tombola.read``). Rendered and cached
     like the screen it replaces (``renderings``), so every draw, which bumps the version, reaches
     the hall within the projector's poll."""
-    tombola = tombola_reads.read(tournament)
+    tombola = tombola_selectors.read(tournament)
     won = tombola.won_latest_first
-    return {"tournament": tournament, "tombola": tombola, "earlier": won[1 : tombola_reads.SCREEN_LINES + 1]}
+    return {"tournament": tournament, "tombola": tombola, "earlier": won[1 : tombola_selectors.SCREEN_LINES + 1]}
 
 
 def asked_cycle(request: HttpRequest) -> int:
@@ -211,11 +211,11 @@ def _screen(state: versions.State, language: str, cycle: int = 0) -> renderings.
             if tournament.tombola_on_screen:
                 html = render_to_string("tournament/display/_tombola.html", tombola_context(tournament))
             else:
-                snap = screen_reads.read(tournament, cycle)
+                snap = screen_selectors.read(tournament, cycle)
                 context = screen_context(snap)
                 # The expected plan: the welcome view before the day, "final expected at about" during it.
                 context["day"] = (
-                    None if snap.finished else plan_reads.for_screen(tournament, any_round=bool(snap.rounds))
+                    None if snap.finished else day_plan_selectors.for_screen(tournament, any_round=bool(snap.rounds))
                 )
                 html = render_to_string("tournament/display/_screen.html", context)
         return tournament.version, html.encode()
@@ -312,7 +312,7 @@ def find(request: HttpRequest, public_key: str) -> HttpResponse:
                 "query_is_number": query.strip().isdecimal(),
                 "results": results,
                 # A tombola prize a found player won (one query when someone is found).
-                "won": tombola_reads.won_by(tournament, [result.player.pk for result in results]),
+                "won": tombola_selectors.won_by(tournament, [result.player.pk for result in results]),
                 "poll": {"target": "find-results", "etag": tag(tournament.version), "seconds": seconds},
             }
             html = render_to_string("tournament/display/find.html#find-results", context)
@@ -341,7 +341,7 @@ def plan(request: HttpRequest, public_key: str) -> HttpResponse:
     visitor's language, like the phone page."""
     state = _state_or_404(public_key)
     tournament = get_object_or_404(Tournament, pk=state.tournament_id)
-    context = {"tournament": tournament, "day": plan_reads.read(tournament), "public_page": True}
+    context = {"tournament": tournament, "day": day_plan_selectors.read(tournament), "public_page": True}
     return _revalidate(render(request, "tournament/display/plan.html", context), state.listed)
 
 

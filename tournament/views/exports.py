@@ -32,8 +32,8 @@ from tournament.formats.entries import CARD_LABELS
 from tournament.http import HtmxHttpRequest
 from tournament.models import Seat, Tournament
 from tournament.permissions import tournament_role
-from tournament.selectors import audit as audit_reads
-from tournament.selectors import ranking as ranking_reads
+from tournament.selectors import audit as audit_selectors
+from tournament.selectors import ranking as ranking_selectors
 from tournament.streaming import ReadableStream
 
 STATUS_LABELS = STATUS_WORDS
@@ -116,7 +116,7 @@ def file_stem(tournament: Tournament) -> str:
 @tournament_role(enums.Role.ORGANISER)
 def standings_csv(request: HtmxHttpRequest, tournament: Tournament) -> CsvStream:
     """The ranking as the ranking page shows it: place, player, the format's columns, the deciding rule."""
-    ranking = ranking_reads.ranking(tournament)
+    ranking = ranking_selectors.ranking(tournament)
     header = (
         [_("Place"), _("Start number"), _("Name"), _("Club")]
         + [str(column.label) for column in ranking.columns]
@@ -270,8 +270,8 @@ def audit_csv(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     """The audit trail as the log page filters it (same GET filters, every page), newest first:
     time (ISO, the event's time zone), person, source, device, action code, description, table,
     round, player, reason, the detail as JSON. Filter values that are not the tournament's: 400."""
-    offered = audit_reads.choices(tournament)
-    read = audit_reads.read_filters(request.GET, offered)
+    offered = audit_selectors.choices(tournament)
+    read = audit_selectors.read_filters(request.GET, offered)
     if read.errors:
         return HttpResponseBadRequest(" ".join(read.errors), content_type="text/plain; charset=utf-8")
     header = [
@@ -292,11 +292,11 @@ def audit_csv(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
         _("Stage"),
     ]
     return _streamed(
-        tournament, "log", chain([header], _audit_lines(audit_reads.audit_rows(tournament, read.filters, offered)))
+        tournament, "log", chain([header], _audit_lines(audit_selectors.audit_rows(tournament, read.filters, offered)))
     )
 
 
-def _audit_lines(rows: Iterable[audit_reads.AuditRow]) -> Iterator[list[object]]:
+def _audit_lines(rows: Iterable[audit_selectors.AuditRow]) -> Iterator[list[object]]:
     for row in rows:
         entry = row.entry
         yield [
@@ -308,7 +308,7 @@ def _audit_lines(rows: Iterable[audit_reads.AuditRow]) -> Iterator[list[object]]
             row.description,
             row.table.number if row.table else "",
             row.table.round_number if row.table else "",
-            audit_reads.player_name(row.player) if row.player else "",
+            audit_selectors.player_name(row.player) if row.player else "",
             row.reason,
             json.dumps(entry.detail, ensure_ascii=False, sort_keys=True, default=str),
             row.table.round_label if row.table else "",

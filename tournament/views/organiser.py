@@ -21,8 +21,8 @@ from tournament.forms import ChecklistItemForm, ScoringForm, StaffForm, Tourname
 from tournament.http import HtmxHttpRequest, refusal
 from tournament.models import Tournament
 from tournament.permissions import tournament_role
-from tournament.selectors import audit as audit_reads
-from tournament.selectors import desk as desk_reads
+from tournament.selectors import audit as audit_selectors
+from tournament.selectors import desk as desk_selectors
 
 
 def _settings_context(tournament: Tournament, **forms: object) -> dict[str, object]:
@@ -154,7 +154,7 @@ def staff(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
         if not refused:
             messages.success(request, _("%(name)s added.") % {"name": data["username"]})
             return redirect("tournament:staff", tournament.pk)
-    context = {"tournament": tournament, "form": form, "staff": desk_reads.staff_of(tournament)}
+    context = {"tournament": tournament, "form": form, "staff": desk_selectors.staff_of(tournament)}
     return render(request, "tournament/staff.html", context, status=422 if form.errors else 200)
 
 
@@ -197,13 +197,13 @@ def audit_log(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     that is not the tournament's shows a message and no entries. An htmx request gets the
     results only (the ``_audit_results`` partial).
     """
-    offered = audit_reads.choices(tournament)
-    read = audit_reads.read_filters(request.GET, offered)
+    offered = audit_selectors.choices(tournament)
+    read = audit_selectors.read_filters(request.GET, offered)
     try:
-        page_number = min(max(int(request.GET.get("page", "1")), 1), audit_reads.LAST_PAGE)
+        page_number = min(max(int(request.GET.get("page", "1")), 1), audit_selectors.LAST_PAGE)
     except ValueError:
         page_number = 1
-    page = None if read.errors else audit_reads.audit_page(tournament, read.filters, offered, page=page_number)
+    page = None if read.errors else audit_selectors.audit_page(tournament, read.filters, offered, page=page_number)
     query = read.filters.query()
     context = {
         "tournament": tournament,
@@ -216,7 +216,7 @@ def audit_log(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
         "people": sorted(offered.people.values(), key=lambda person: person.username.lower()),
         "kinds": [("all", _("Everything")), ("writes", _("Writes")), ("refused", _("Refused entries"))],
         "query": urlencode(query),
-        "refused_total": page.refused_total if page is not None else audit_reads.refused_count(tournament),
+        "refused_total": page.refused_total if page is not None else audit_selectors.refused_count(tournament),
         "filtered": bool(query),
     }
     template = "tournament/_audit_results.html" if request.htmx and not request.htmx.boosted else None

@@ -26,7 +26,7 @@ from tournament.models import Player, PlayerPass, Tournament
 from tournament.passes import limits, services, tokens
 from tournament.permissions import tournament_role
 from tournament.polling import POLL_SECONDS, answer_if_unchanged, etag_for
-from tournament.selectors import passes as reads
+from tournament.selectors import passes as passes_selectors
 from tournament.versions import version as version_of
 from tournament.views.forms import SitDownForm
 
@@ -57,7 +57,7 @@ def _open(request: HttpRequest, token: str) -> PlayerPass:
     if limits.exhausted(request):
         page = render(request, "tournament/pass_refused.html", {"kind": "limited"}, status=TOO_MANY)
         raise _Refusal(page)
-    player_pass = reads.by_token(token)
+    player_pass = passes_selectors.by_token(token)
     if player_pass is None:
         limits.failed(request)
         raise _Refusal(render(request, "tournament/pass_refused.html", {"kind": "unknown"}, status=404))
@@ -85,7 +85,7 @@ def _render(
     partial = _is_poll(request)
     if partial and not error and (unchanged := answer_if_unchanged(request, etag)) is not None:
         return _private(unchanged)
-    shown = reads.page(player_pass)
+    shown = passes_selectors.page(player_pass)
     context = {
         "shown": shown,
         "tournament": shown.tournament,

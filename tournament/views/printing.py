@@ -29,24 +29,26 @@ from tournament.formats import registry
 from tournament.http import HtmxHttpRequest
 from tournament.models import Round, Tournament
 from tournament.permissions import tournament_role
-from tournament.selectors import day_plan as plan_reads
-from tournament.selectors import printing as reads
-from tournament.selectors import tombola as tombola_reads
+from tournament.selectors import day_plan as day_plan_selectors
+from tournament.selectors import printing as printing_selectors
+from tournament.selectors import tombola as tombola_selectors
 from tournament.streaming import ReadableStream, streamed_page
 
 
-def round_part(request: HtmxHttpRequest, tournament: Tournament, round_number: int) -> tuple[Round, reads.Part]:
+def round_part(
+    request: HtmxHttpRequest, tournament: Tournament, round_number: int
+) -> tuple[Round, printing_selectors.Part]:
     """The part of round ``round_number`` asked for (``?part=``, ``TABLES_PER_PART`` table numbers
     each) with those tables, seats and players, or 404 for a round the tournament does not have."""
     asked = request.GET.get("part", "")
-    size = reads.TABLES_PER_PART
-    guess = reads.part(asked, 10**9, size)  # the part as asked; checked against the round below
-    rnd = reads.round_with_tables(tournament, round_number, guess.first, size)
+    size = printing_selectors.TABLES_PER_PART
+    guess = printing_selectors.part(asked, 10**9, size)  # the part as asked; checked against the round below
+    rnd = printing_selectors.round_with_tables(tournament, round_number, guess.first, size)
     if rnd is None:
         raise Http404
-    found = reads.part(asked, rnd.last_number or 0, size)  # type: ignore[attr-defined]
+    found = printing_selectors.part(asked, rnd.last_number or 0, size)  # type: ignore[attr-defined]
     if found.first != guess.first:  # past the last table: the last part
-        rnd = reads.round_with_tables(tournament, round_number, found.first, size)
+        rnd = printing_selectors.round_with_tables(tournament, round_number, found.first, size)
         assert rnd is not None
     return rnd, found
 
@@ -78,7 +80,7 @@ def _context(tournament: Tournament, **extra: object) -> dict[str, object]:
 @tournament_role(enums.Role.DESK)
 def pack(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     """Every printable of the tournament, each with a button that opens it ready to print."""
-    return render(request, "tournament/print/pack.html", _context(tournament, pack=reads.pack(tournament)))
+    return render(request, "tournament/print/pack.html", _context(tournament, pack=printing_selectors.pack(tournament)))
 
 
 @require_GET
@@ -91,7 +93,7 @@ def table_cards(request: HtmxHttpRequest, tournament: Tournament, round_number: 
     for table in rnd.tables.all():
         link = request.build_absolute_uri(reverse("tournament:referee_table", args=[tournament.pk, table.pk]))
         cards.append({"table": table, "qr": qr_svg(link)})
-    sheets = reads.sheets(cards, reads.CARDS_PER_SHEET) if cards else []
+    sheets = printing_selectors.sheets(cards, printing_selectors.CARDS_PER_SHEET) if cards else []
     context = _context(tournament, round=rnd, sheets=sheets, part=shown)
     return render(request, "tournament/print/table_cards.html", context)
 
@@ -100,7 +102,7 @@ def table_cards(request: HtmxHttpRequest, tournament: Tournament, round_number: 
 @tournament_role(enums.Role.DESK)
 def seating_by_table(request: HtmxHttpRequest, tournament: Tournament, round_number: int) -> ReadableStream:
     """A round's seating, table by table, for the desk and the hall."""
-    seating = reads.seating(tournament, round_number)
+    seating = printing_selectors.seating(tournament, round_number)
     if seating is None:
         raise Http404
     return _sheets(request, "seating_tables", _context(tournament, seating=seating), seating.table_sheets())
@@ -110,7 +112,7 @@ def seating_by_table(request: HtmxHttpRequest, tournament: Tournament, round_num
 @tournament_role(enums.Role.DESK)
 def seating_by_name(request: HtmxHttpRequest, tournament: Tournament, round_number: int) -> ReadableStream:
     """A round's seating in alphabetical order: each name with its table and seat, for the entrance."""
-    seating = reads.seating(tournament, round_number)
+    seating = printing_selectors.seating(tournament, round_number)
     if seating is None:
         raise Http404
     return _sheets(request, "seating_names", _context(tournament, seating=seating), seating.name_sheets())
@@ -122,7 +124,7 @@ def result_slips(request: HtmxHttpRequest, tournament: Tournament, round_number:
     """A result slip per table of a round (one A4 page each), for when the tablets fail.
     In parts of ``TABLES_PER_PART`` tables (``?part=``)."""
     rnd, shown = round_part(request, tournament, round_number)
-    slips = reads.result_slips(tournament, rnd)
+    slips = printing_selectors.result_slips(tournament, rnd)
     context = _context(tournament, round=rnd, slips=slips, part=shown)
     return render(request, "tournament/print/result_slips.html", context)
 
@@ -132,10 +134,10 @@ def result_slips(request: HtmxHttpRequest, tournament: Tournament, round_number:
 def ranking(request: HtmxHttpRequest, tournament: Tournament) -> ReadableStream:
     """The final ranking on paper: the tournament's name, date and venue, every place, the
     final's points and the duels (provisional while play goes on)."""
-    final = reads.final_ranking(tournament)
+    final = printing_selectors.final_ranking(tournament)
     rows = final.ranking.table()
     # No rows, no parts: the page then says "No results yet." and has no mark for them.
-    parts = [{"rows": chunk} for chunk in reads.sheets(rows, RANKING_ROWS_PER_PART)] if rows else []
+    parts = [{"rows": chunk} for chunk in printing_selectors.sheets(rows, RANKING_ROWS_PER_PART)] if rows else []
     context = _context(tournament, final=final, rows=rows)
     return streamed_page(
         request, "tournament/print/ranking.html", context, "tournament/print/_ranking_rows.html", parts
@@ -146,7 +148,7 @@ def ranking(request: HtmxHttpRequest, tournament: Tournament) -> ReadableStream:
 @tournament_role(enums.Role.DESK)
 def plan(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     """The expected plan on one sheet, for the notice board before the day and the desk on it."""
-    return render(request, "tournament/print/plan.html", _context(tournament, day=plan_reads.read(tournament)))
+    return render(request, "tournament/print/plan.html", _context(tournament, day=day_plan_selectors.read(tournament)))
 
 
 def _sheets(
@@ -165,5 +167,5 @@ def tombola(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     """The tombola's results on paper: each prize in the order given out with its winner, the
     winners marked absent, and each draw's seed and pool size, so the draw can be checked."""
     return render(
-        request, "tournament/print/tombola.html", _context(tournament, tombola=tombola_reads.read(tournament))
+        request, "tournament/print/tombola.html", _context(tournament, tombola=tombola_selectors.read(tournament))
     )

@@ -37,7 +37,7 @@ from tournament.models import Table, Tournament
 from tournament.permissions import tournament_role
 from tournament.play import results
 from tournament.polling import polled
-from tournament.selectors import play as play_reads
+from tournament.selectors import play as play_selectors
 from tournament.views import printing
 from tournament.views.forms import DealerForm, VersionForm, audit_dump
 
@@ -54,7 +54,7 @@ def _first_table(request: HtmxHttpRequest) -> int:
     if asked is None:
         value = request.GET.get("from", "").strip()
         asked = int(value) if value.isdecimal() and len(value) <= 6 else None
-    return play_reads.table_range(asked)
+    return play_selectors.table_range(asked)
 
 
 def _tables_extra(request: HtmxHttpRequest, **kwargs: object) -> str:
@@ -73,9 +73,9 @@ def tables(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     if request.htmx and request.htmx.target == "tables-list":
         template += "#tables-list"
     first = _first_table(request)
-    rounds = play_reads.live_rounds(tournament, first, play_reads.TABLES_PER_PAGE)
+    rounds = play_selectors.live_rounds(tournament, first, play_selectors.TABLES_PER_PAGE)
     last = max((rnd.last_number or 0 for rnd in rounds), default=0)
-    per_page = play_reads.TABLES_PER_PAGE
+    per_page = play_selectors.TABLES_PER_PAGE
     pages = [(start, min(start + per_page - 1, last)) for start in range(1, last + 1, per_page)]
     query = f"?from={first}" + (f"&table={_asked_table(request)}" if _asked_table(request) else "")
     context = {
@@ -100,10 +100,10 @@ def _table_context(
     written: Table | None = None,
 ) -> dict[str, object]:
     if written is not None:
-        view = play_reads.table_view_after_entry(written, request.user)
+        view = play_selectors.table_view_after_entry(written, request.user)
     else:
         try:
-            view = play_reads.table_view(tournament, table_id)
+            view = play_selectors.table_view(tournament, table_id)
         except Table.DoesNotExist:
             raise Http404 from None
     fmt = registry.of(tournament)

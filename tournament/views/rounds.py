@@ -22,12 +22,12 @@ from tournament.models import Tournament
 from tournament.permissions import tournament_role
 from tournament.play.rounds import option_label
 from tournament.polling import polled
-from tournament.selectors import audit as audit_reads
-from tournament.selectors import day_plan as plan_reads
-from tournament.selectors import desk as desk_reads
-from tournament.selectors import passes as pass_reads
-from tournament.selectors import play as play_reads
-from tournament.selectors import ranking as ranking_reads
+from tournament.selectors import audit as audit_selectors
+from tournament.selectors import day_plan as day_plan_selectors
+from tournament.selectors import desk as desk_selectors
+from tournament.selectors import passes as passes_selectors
+from tournament.selectors import play as play_selectors
+from tournament.selectors import ranking as ranking_selectors
 from tournament.views.desk import confirm_panel
 from tournament.views.forms import StepForm
 
@@ -47,7 +47,7 @@ def opened_round(request: HtmxHttpRequest) -> int | None:
 def first_shown(request: HtmxHttpRequest) -> int:
     """The first table number of the page of tables shown (``?from=``; 1 for none or anything else)."""
     value = request.GET.get("from", "").strip()
-    return play_reads.table_range(int(value) if value.isdecimal() and len(value) <= 6 else None)
+    return play_selectors.table_range(int(value) if value.isdecimal() and len(value) <= 6 else None)
 
 
 def _rounds_context(
@@ -57,8 +57,8 @@ def _rounds_context(
     ``opened`` (``selectors.play.rounds_page``); the rounds shown show ``TABLES_PER_PAGE`` table
     numbers from ``first``, with a pager when a round has more."""
     fmt = registry.of(tournament)
-    per_page = play_reads.TABLES_PER_PAGE
-    rounds = play_reads.rounds_page(tournament, opened, first, per_page)
+    per_page = play_selectors.TABLES_PER_PAGE
+    rounds = play_selectors.rounds_page(tournament, opened, first, per_page)
     current = rounds[-1] if rounds else None
     last = max((rnd.last_number or 0 for rnd in rounds if not rnd.collapsed), default=0)  # type: ignore[attr-defined]
     pages = [(start, min(start + per_page - 1, last)) for start in range(1, last + 1, per_page)]
@@ -74,20 +74,20 @@ def _rounds_context(
         "current": current,
         "open_tables_count": current.playing_count if current else 0,  # type: ignore[attr-defined]
         "open_tables_named": (
-            play_reads.playing_tables(current, OPEN_TABLES_NAMED) if current and current.playing_count else []  # type: ignore[attr-defined]
+            play_selectors.playing_tables(current, OPEN_TABLES_NAMED) if current and current.playing_count else []  # type: ignore[attr-defined]
         ),
         "table_pages": pages if len(pages) > 1 else [],
         "first": first,
         "opened": opened,
         # The poll keeps an opened round open, and the page of tables shown.
         "poll_url": poll_url + ("?" + "&".join(query) if query else ""),
-        "counters": desk_reads.desk_counters(tournament),
-        "refused_count": audit_reads.refused_count(tournament),
+        "counters": desk_selectors.desk_counters(tournament),
+        "refused_count": audit_selectors.refused_count(tournament),
         # The expected plan kept true by the games measured, and the tables holding the round up.
-        "day": plan_reads.read(tournament) if running else None,
-        "holding": plan_reads.holding_tables(tournament) if running else (),
+        "day": day_plan_selectors.read(tournament) if running else None,
+        "holding": day_plan_selectors.holding_tables(tournament) if running else (),
         # Who has not said "I'm at my table" with their pass yet, per running round (one query).
-        "not_seated": pass_reads.not_seated(rounds),
+        "not_seated": passes_selectors.not_seated(rounds),
         **fmt.rounds_context(tournament, rounds),
         **extra,
     }
@@ -193,7 +193,7 @@ def ranking(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
 
     ``RANKING_PER_PAGE`` rows a page (``?page=``); ``?q=`` jumps to the page of a player
     (start number or name) and marks the row. A bad page number shows the nearest page."""
-    standings = ranking_reads.ranking(tournament, skip_empty=True)
+    standings = ranking_selectors.ranking(tournament, skip_empty=True)
     rows = standings.rows
     page, found, searched = _ranking_page(request, rows)
     start = (page - 1) * RANKING_PER_PAGE

@@ -21,16 +21,16 @@ from tournament.forms import TombolaMoveForm, TombolaPrizeForm, TombolaSettingsF
 from tournament.http import HtmxHttpRequest, answers_refusals, refusal
 from tournament.models import TombolaPrize, Tournament
 from tournament.permissions import tournament_role
-from tournament.selectors import audit as audit_reads
-from tournament.selectors import tombola as reads
+from tournament.selectors import audit as audit_selectors
+from tournament.selectors import tombola as tombola_selectors
 from tournament.views.desk import confirm_panel
 from tournament.views.forms import ConfirmForm, ShownForm
 
 
 def _context(tournament: Tournament, **extra: object) -> dict[str, object]:
-    tombola = reads.read(tournament)
+    tombola = tombola_selectors.read(tournament)
     entrants = (
-        reads.entrants(tournament)
+        tombola_selectors.entrants(tournament)
         if not tournament.tombola_skip_podium or tournament.status == (enums.TournamentStatus.FINISHED)
         else None
     )
@@ -152,7 +152,7 @@ def draw_next(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
         request,
         tournament,
         _("%(player)s wins prize %(position)s “%(name)s”.")
-        % {**vars_of(draw.prize), "player": audit_reads.player_name(draw.player)},
+        % {**vars_of(draw.prize), "player": audit_selectors.player_name(draw.player)},
     )
 
 
@@ -174,13 +174,13 @@ def mark_absent(request: HtmxHttpRequest, tournament: Tournament, prize_id: int)
             cancel_url=reverse("tournament:tombola", args=[tournament.pk]) + f"#prize-{prize_id}",
         )
         return _page(request, tournament, panel=panel, panel_prize=prize_id)
-    absent = _("%(player)s is marked absent.") % {"player": audit_reads.player_name(absence.absent)}
+    absent = _("%(player)s is marked absent.") % {"player": audit_selectors.player_name(absence.absent)}
     if absence.draw is None:
         messages.warning(request, f"{absent} {absence.reason}")
         return redirect("tournament:tombola", tournament.pk)
     drawn = _("Drawn again: %(player)s wins prize %(position)s “%(name)s”.") % {
         **vars_of(absence.draw.prize),
-        "player": audit_reads.player_name(absence.draw.player),
+        "player": audit_selectors.player_name(absence.draw.player),
     }
     return _done(request, tournament, f"{absent} {drawn}")
 

@@ -7,7 +7,7 @@ from django.urls import path
 
 from tournament import enums
 from tournament.formats.base import Entry
-from tournament.formats.knockout import dry_run, reads, rules, services, settings, views
+from tournament.formats.knockout import dry_run, rules, selectors, services, settings, views
 from tournament.formats.record import build
 
 FINAL_TARGET = path(
@@ -18,7 +18,7 @@ FORMAT = build(
     "knockout",
     rules=rules,
     services=services,
-    reads=reads,
+    selectors=selectors,
     dry_run=dry_run,
     settings=settings,
     label=enums.Format.KNOCKOUT.label,

@@ -20,8 +20,8 @@ from tournament import draws, enums, naming, seating
 from tournament.errors import NeedsChoice, ServiceError
 from tournament.formats import entries
 from tournament.formats.base import FormatError
-from tournament.formats.knockout import reads
 from tournament.formats.knockout import rules as knockout
+from tournament.formats.knockout import selectors as knockout_selectors
 from tournament.formats.record import StepDone, refuse_other_format
 from tournament.models import AuditEntry, Player, Round, Seat, Table, Tournament
 from tournament.play import corrections, results, rounds
@@ -64,16 +64,16 @@ def _carry_final_target(tournament: Tournament, actor: User) -> list[str]:
     den Finalisten", i.e. once the finalists are known, before they play. Refused once a game is
     recorded (its games stay correctable). Returns what was carried, in words. The caller holds the
     tournament lock, audits the settings and bumps the version."""
-    found = reads.final_table(tournament)
+    found = knockout_selectors.final_table(tournament)
     if found is None:
         return []
     table = Table.objects.select_for_update().get(pk=found.pk)
     wanted = final_table_fields(tournament)
-    was = reads.target_words(table.points_target, table.wins_needed)
-    now = reads.target_words(wanted["points_target"], wanted["wins_needed"])
+    was = knockout_selectors.target_words(table.points_target, table.wins_needed)
+    now = knockout_selectors.target_words(wanted["points_target"], wanted["wins_needed"])
     if (table.points_target, table.wins_needed) == (wanted["points_target"], wanted["wins_needed"]):
         return []
-    games = reads.final_games(table)
+    games = knockout_selectors.final_games(table)
     if games:
         raise ServiceError(
             ngettext(
@@ -96,7 +96,7 @@ def _carry_final_target(tournament: Tournament, actor: User) -> list[str]:
 def settings_saved(tournament: Tournament, actor: User, changed: frozenset[str]) -> list[str]:
     """A change of the final's target on the settings page reaches the seated final
     (``_carry_final_target``), or is refused with nothing saved."""
-    if not changed & set(reads.FINAL_TARGET_SETTINGS):
+    if not changed & set(knockout_selectors.FINAL_TARGET_SETTINGS):
         return []
     return _carry_final_target(tournament, actor)
 
@@ -121,7 +121,7 @@ def set_final_target(*, tournament: Tournament, actor: User, kind: str, target: 
     with transaction.atomic():
         locked = lock_tournament(tournament.pk)
         refuse_other_format(locked, SLUG, OTHER_FORMAT)
-        if reads.final_table(locked) is None:
+        if knockout_selectors.final_table(locked) is None:
             raise ServiceError(_("The final is not seated yet: set its target in the settings."))
         changed = sorted(field for field, value in values.items() if getattr(locked, field) != value)
         for field in changed:
@@ -135,7 +135,7 @@ def set_final_target(*, tournament: Tournament, actor: User, kind: str, target: 
         return carried[0]
     wanted = final_table_fields(locked)
     return _("The final plays %(target)s.") % {
-        "target": reads.target_words(wanted["points_target"], wanted["wins_needed"])
+        "target": knockout_selectors.target_words(wanted["points_target"], wanted["wins_needed"])
     }
 
 
@@ -210,7 +210,10 @@ def generate_next_round(
 def _plan(tournament: Tournament, choice: str) -> knockout.NextRound | knockout.Finished:
     try:
         return knockout.plan_next_round(
-            reads.entrants(tournament), reads.round_results(tournament), reads.settings_of(tournament), choice
+            knockout_selectors.entrants(tournament),
+            knockout_selectors.round_results(tournament),
+            knockout_selectors.settings_of(tournament),
+            choice,
         )
     except FormatError as error:
         raise _format_error(error) from None
@@ -534,12 +537,12 @@ def _refuse_after_duel(table: Table) -> None:
 def _plan_again(tournament: Tournament, rnd: Round, following: Round) -> knockout.NextRound | knockout.Finished:
     """The next round planned again from the results up to ``rnd``, with the choice the organiser made then."""
     up_to = Round.objects.filter(tournament=tournament, number__lte=rnd.number).count()
-    results_so_far = reads.round_results(tournament)[:up_to]
+    results_so_far = knockout_selectors.round_results(tournament)[:up_to]
     started = AuditEntry.objects.filter(tournament=tournament, action="round_started", detail__round=following.number)
     choice = str((started.values_list("detail", flat=True).first() or {}).get("choice") or "")
     try:
-        settings = reads.settings_of(tournament)
-        return knockout.plan_next_round(reads.entrants(tournament), results_so_far, settings, choice)
+        settings = knockout_selectors.settings_of(tournament)
+        return knockout.plan_next_round(knockout_selectors.entrants(tournament), results_so_far, settings, choice)
     except FormatError as error:
         raise _format_error(error) from None
 

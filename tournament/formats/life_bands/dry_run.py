@@ -7,7 +7,8 @@ import uuid
 
 from tournament import enums, simulation
 from tournament.errors import NeedsChoice, ServiceError
-from tournament.formats.life_bands import reads, services
+from tournament.formats.life_bands import selectors as life_bands_selectors
+from tournament.formats.life_bands import services
 from tournament.models import Table, Tournament
 
 
@@ -32,12 +33,12 @@ def play_table(tournament: Tournament, table: Table, rng: random.Random, actor: 
 
 def _close_decided(tournament: Tournament, actor: object | None) -> bool:
     """The referee confirms the decided grand final, which ends the tournament; where a decided
-    table's players move on only at its close (automatic advancement: ``reads.moves_on_at_close``),
+    table's players move on only at its close (automatic advancement: ``life_bands_selectors.moves_on_at_close``),
     the referees close every decided table of a running round."""
     decided = Table.objects.filter(
         round__tournament=tournament, round__status=enums.RoundStatus.RUNNING, status=enums.TableStatus.DECIDED
     ).order_by("pk")
-    if not reads.moves_on_at_close(tournament):
+    if not life_bands_selectors.moves_on_at_close(tournament):
         decided = decided.filter(round__stage=enums.Stage.GRAND_FINAL)
     table = decided.first()
     if table is None:

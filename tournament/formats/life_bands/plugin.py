@@ -7,7 +7,7 @@ from django.urls import path
 
 from tournament import enums
 from tournament.formats.base import Entry
-from tournament.formats.life_bands import dry_run, reads, rules, services, settings, views
+from tournament.formats.life_bands import dry_run, rules, selectors, services, settings, views
 from tournament.formats.record import build
 
 HALF_TRACKER = path(
@@ -18,7 +18,7 @@ FORMAT = build(
     "life_bands",
     rules=rules,
     services=services,
-    reads=reads,
+    selectors=selectors,
     dry_run=dry_run,
     settings=settings,
     label=enums.Format.LIFE_BANDS.label,

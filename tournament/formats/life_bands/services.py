@@ -26,8 +26,8 @@ from tournament import draws, enums, naming, seating
 from tournament.errors import NeedsChoice, ServiceError, UnknownStep
 from tournament.formats import entries
 from tournament.formats.base import FormatError
-from tournament.formats.life_bands import reads
 from tournament.formats.life_bands import rules as life_bands
+from tournament.formats.life_bands import selectors as life_bands_selectors
 from tournament.formats.record import StepDone, refuse_other_format
 from tournament.models import LedgerEntry, Player, PoolEntry, Round, Seat, Table, Tournament
 from tournament.play import corrections, results, rounds
@@ -91,7 +91,7 @@ def _plan(players: list[int], seed: int, preferred: int, largest: int, clubs: di
     )
 
 
-def _reserved(tournament: Tournament, current: reads.State, seating_now: Iterable[int]) -> set[int]:
+def _reserved(tournament: Tournament, current: life_bands_selectors.State, seating_now: Iterable[int]) -> set[int]:
     """The fixed numbers of the players still in play (``rounds.reserved_numbers``): those seated
     now, the main round's survivors, the consolation pool, and the players at tables in play.
     Main and consolation tables are seated at once, so a fixed player's number waits for them."""
@@ -100,7 +100,7 @@ def _reserved(tournament: Tournament, current: reads.State, seating_now: Iterabl
     return rounds.reserved_numbers(tournament.id, still_in)
 
 
-def _main_players(locked: Tournament, current: reads.State) -> list[int]:
+def _main_players(locked: Tournament, current: life_bands_selectors.State) -> list[int]:
     """Who plays the next main round: every checked-in player first, then the survivors; refused while
     main tables play or once the main round is over."""
     if current.main_open:
@@ -164,7 +164,7 @@ def start_main_round(*, tournament: Tournament, actor: User, choice: str = "", s
     with transaction.atomic():
         locked = lock_tournament(tournament.pk)
         _require_format(locked)
-        current = reads.state(locked)
+        current = life_bands_selectors.state(locked)
         players = _main_players(locked, current)
         plan = _main_plan(locked, players, choice)
         seed = draws.new_seed() if seed is None else seed
@@ -266,7 +266,7 @@ def _refuse_too_few_waiting(locked: Tournament, waiting: int) -> NoReturn:
     )
 
 
-def _consolation_round(locked: Tournament, current: reads.State, seed: int) -> Round:
+def _consolation_round(locked: Tournament, current: life_bands_selectors.State, seed: int) -> Round:
     """The consolation round, opened with its first tables."""
     if current.consolation is not None:
         return current.consolation
@@ -284,7 +284,7 @@ def form_consolation_tables(*, tournament: Tournament, actor: User, seed: int | 
     with transaction.atomic():
         locked = lock_tournament(tournament.pk)
         _require_format(locked)
-        current = reads.state(locked)
+        current = life_bands_selectors.state(locked)
         more_coming = not current.main_done or current.consolation_playing
         plan = life_bands.plan_pool(
             current.pool, more_coming=more_coming, preferred=locked.table_size, largest=locked.table_size_max
@@ -366,7 +366,7 @@ def start_grand_final(*, tournament: Tournament, actor: User, seed: int | None =
     with transaction.atomic():
         locked = lock_tournament(tournament.pk)
         _require_format(locked)
-        current = reads.state(locked)
+        current = life_bands_selectors.state(locked)
         if current.grand_final is not None:
             raise ServiceError(_("The grand final is already seated."))
         if not current.main_done:
@@ -407,7 +407,7 @@ def start_grand_final(*, tournament: Tournament, actor: User, seed: int | None =
 
 def advance(*, tournament: Tournament, actor: User, seed: int | None = None, choice: str = "") -> str:
     """One tap for the organiser: do whatever can be done next. Returns what was done."""
-    current = reads.state(tournament)
+    current = life_bands_selectors.state(tournament)
     if current.grand_final is not None:
         return ""
     if not current.main_open and not current.main_done:
@@ -420,7 +420,7 @@ def advance(*, tournament: Tournament, actor: User, seed: int | None = None, cho
     if plan.sizes or plan.winners:
         form_consolation_tables(tournament=tournament, actor=actor, seed=seed)
         return "consolation"
-    fresh = reads.state(tournament)
+    fresh = life_bands_selectors.state(tournament)
     if fresh.main_done and fresh.consolation_done:
         start_grand_final(tournament=tournament, actor=actor, seed=seed)
         return "grand_final"
@@ -538,7 +538,7 @@ def _reconcile_bands(
             # Losing at the consolation final ends the tournament, whatever bands are left
             # (the rules play with 2 bands: the second cut is the last).
             consolation_final = table.round.stage == enums.Stage.CONSOLATION and table.is_final
-            if reads.bands_left(tournament, [pid])[pid] > 0 and not consolation_final:
+            if life_bands_selectors.bands_left(tournament, [pid])[pid] > 0 and not consolation_final:
                 PoolEntry.objects.create(tournament=tournament, player_id=pid, source_table=table)
         elif pid not in out_game:
             # Undone: the band was restored by a correction entry; leave the pool again.
@@ -599,7 +599,7 @@ def _give_back(tournament: Tournament, table: Table, game: Game, actor: User) ->
 
 def _after_close(tournament: Tournament, table: Table, actor: User) -> None:
     """Closing the grand final's table decides the tournament. With automatic advancement (or a
-    second confirmation) the closed table's players move on only now (``reads.moves_on_at_close``),
+    second confirmation) the closed table's players move on only now (``life_bands_selectors.moves_on_at_close``),
     and automatic advancement seats what they allow: the next main round, a consolation table.
 
     Why at the close and not at the decision: a decided table whose players were seated on can no

@@ -41,7 +41,7 @@ from tournament.formats.life_bands import tracker as kept_games
 from tournament.http import HtmxHttpRequest
 from tournament.models import Table, Tournament
 from tournament.permissions import tournament_role
-from tournament.selectors import play as play_reads
+from tournament.selectors import play as play_selectors
 from tournament.views.forms import TrackerForm, to_int
 
 TEMPLATE = "formats/life_bands/half_tracker.html"
@@ -170,7 +170,7 @@ class _Shown:
 
 
 def _at_table(
-    tournament: Tournament, view: play_reads.TableView, names: dict[int, str], in_play: list[int]
+    tournament: Tournament, view: play_selectors.TableView, names: dict[int, str], in_play: list[int]
 ) -> _AtTable:
     """Read the table's clock, street rule and recorded games; the next game begun by the last loser."""
     sharp_now = _sharp_now(tournament, view.table)
@@ -289,7 +289,7 @@ def half_tracker(request: HtmxHttpRequest, tournament: Tournament, table_id: int
     For htmx requests only the ``#tracker`` partial.
     """
     try:
-        view = play_reads.table_view(tournament, table_id)
+        view = play_selectors.table_view(tournament, table_id)
     except Table.DoesNotExist:
         raise Http404 from None
     partial = TEMPLATE + ("#tracker" if request.htmx else "")

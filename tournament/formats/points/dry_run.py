@@ -6,7 +6,8 @@ import random
 
 from tournament import simulation
 from tournament.errors import NeedsChoice
-from tournament.formats.points import reads, services
+from tournament.formats.points import selectors as points_selectors
+from tournament.formats.points import services
 from tournament.models import Tournament
 
 
@@ -27,7 +28,7 @@ def simulate(tournament: Tournament, *, seed: int, actor: object | None = None) 
             games += simulation.play_table(tournament, table, rng, actor)
     # Ties the settings resolve by play-off: a play-off round each time one is due (a play-off
     # that ties again makes the next one due), then the finish.
-    while reads.due_playoffs(tournament):
+    while points_selectors.due_playoffs(tournament):
         playoff = services.seat_playoff(tournament=tournament, actor=actor)
         for table in playoff.tables.order_by("number"):
             games += simulation.play_table(tournament, table, rng, actor)

@@ -8,7 +8,7 @@ from django.urls import path
 
 from tournament import enums
 from tournament.formats.base import Entry
-from tournament.formats.points import dry_run, reads, rules, services, settings, views
+from tournament.formats.points import dry_run, rules, selectors, services, settings, views
 from tournament.formats.record import build
 
 FIELD = path("t/<int:tournament_id>/points/rounds/<int:number>/players/", views.field, name="points_field")
@@ -22,7 +22,7 @@ FORMAT = build(
     "points",
     rules=rules,
     services=services,
-    reads=reads,
+    selectors=selectors,
     dry_run=dry_run,
     settings=settings,
     label=enums.Format.POINTS.label,

@@ -18,8 +18,8 @@ from tournament import designs, draws, enums, seating
 from tournament.desk.players import lock_player
 from tournament.errors import NeedsChoice, NeedsConfirmation, ServiceError
 from tournament.formats import entries
-from tournament.formats.points import reads
 from tournament.formats.points import rules as points
+from tournament.formats.points import selectors as points_selectors
 from tournament.formats.record import StepDone, refuse_other_format
 from tournament.models import Player, Round, Table, Tournament
 from tournament.naming import and_list
@@ -147,7 +147,7 @@ def plan_next_round(tournament: Tournament, *, choice: str = "", seed: int) -> N
     players, fixed, paused_count = lineup.players, lineup.fixed, lineup.paused_count
     refuse_too_few(len(players), points.SPEC.min_players)
     tables = _table_plan(tournament, len(players), choice)
-    history = reads.history(tournament)
+    history = points_selectors.history(tournament)
     met = points.met_pairs(history)
     seats = _RoundSeating(
         players=players,
@@ -452,7 +452,7 @@ def finish(*, tournament: Tournament, actor: User, confirmed: bool = False) -> T
         if current.stage == enums.Stage.MAIN and current.number < locked.rounds_planned and not confirmed:
             consequence = finish_early_consequence(current.number, locked.rounds_planned)
             raise NeedsConfirmation(consequence, kind="finish_early")
-        due = reads.due_playoffs(locked)
+        due = points_selectors.due_playoffs(locked)
         if due:
             raise ServiceError(
                 _("%(ties)s Seat the play-off first (“Seat a play-off” on the rounds page).")
@@ -462,7 +462,7 @@ def finish(*, tournament: Tournament, actor: User, confirmed: bool = False) -> T
     return locked
 
 
-def tie_words(tie: reads.DueTie) -> str:
+def tie_words(tie: points_selectors.DueTie) -> str:
     """ "Tie on place 1 between A and B." """
     return _("Tie on place %(place)d between %(names)s.") % {"place": tie.place, "names": and_list(tie.names)}
 
@@ -483,7 +483,7 @@ def seat_playoff(*, tournament: Tournament, actor: User) -> Round:
         if current is None:
             raise ServiceError(_("No round has been played yet."))
         refuse_while_playing(current.tables.all())
-        due = reads.due_playoffs(locked)
+        due = points_selectors.due_playoffs(locked)
         if not due:
             raise ServiceError(_("No tie needs a play-off."))
         rounds.close_round(current)

@@ -23,7 +23,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tournament import draws, enums
 from tournament.errors import NeedsChoice, ServiceError
-from tournament.formats.points import reads, services
+from tournament.formats.points import selectors as points_selectors
+from tournament.formats.points import services
 from tournament.http import HtmxHttpRequest, answers_refusals, refusal
 from tournament.models import Player, Tournament
 from tournament.permissions import tournament_role
@@ -42,7 +43,7 @@ def _back(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     page (the desk, which has no rounds page, goes to the check-in list)."""
     back_to = BackToForm.read(request)["back_to"]
     if back_to == "field":
-        return redirect("tournament:points_field", tournament.pk, reads.rounds_played(tournament) + 1)
+        return redirect("tournament:points_field", tournament.pk, points_selectors.rounds_played(tournament) + 1)
     if back_to == "check_in" or not _is_organiser(request):
         return redirect("tournament:check_in", tournament.pk)
     return redirect("tournament:rounds", tournament.pk)
@@ -53,12 +54,12 @@ def _back(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
 def field(request: HtmxHttpRequest, tournament: Tournament, number: int) -> HttpResponse:
     """Who plays round ``number`` (the next round to be seated; another number goes there): every
     checked-in player with "Pause next round", or "Back from round N" for those who pause."""
-    seated = reads.rounds_played(tournament)
+    seated = points_selectors.rounds_played(tournament)
     if number != seated + 1:
         return redirect("tournament:points_field", tournament.pk, seated + 1)
     context = {
         "tournament": tournament,
-        "field": reads.field_view(tournament, seated),
+        "field": points_selectors.field_view(tournament, seated),
         "number": number,
         "is_organiser": _is_organiser(request),
     }
@@ -156,7 +157,7 @@ def preview(request: HtmxHttpRequest, tournament: Tournament, number: int) -> Ht
     ``?seed=`` shows that draw again (a new one without), ``?choice=`` answers the question of a
     count that does not split. "Seat as shown" posts the seed, the choice and the tournament's
     version to ``seat_previewed``. Another round number goes to the next round's preview."""
-    seated = reads.rounds_played(tournament)
+    seated = points_selectors.rounds_played(tournament)
     if number != seated + 1:
         return redirect(_preview_url(tournament, seated + 1))
     seed = _number_param(request.GET.get("seed", ""), 9)
@@ -185,7 +186,7 @@ def _refused_seating(
 ) -> HttpResponse:
     """A refused "Seat as shown": the other tap of a double tap won (the rounds page says so), or the
     preview again with the reason (a warning when a write made it stale)."""
-    if reads.rounds_played(tournament) >= number:  # the other tap of a double tap won
+    if points_selectors.rounds_played(tournament) >= number:  # the other tap of a double tap won
         messages.info(request, _("Round %(number)d is already seated.") % {"number": number})
         return redirect("tournament:rounds", tournament.pk)
     if isinstance(error, services.PreviewOutdated):
@@ -208,7 +209,7 @@ def seat_previewed(request: HtmxHttpRequest, tournament: Tournament, number: int
     seed = _number_param(posted["seed"], 9)
     version = _number_param(posted["version"], 18)
     choice = posted["choice"]
-    if reads.rounds_played(tournament) >= number:
+    if points_selectors.rounds_played(tournament) >= number:
         messages.info(request, _("Round %(number)d is already seated.") % {"number": number})
         return redirect("tournament:rounds", tournament.pk)
     if seed is None or version is None:

@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tournament import enums
 from tournament.models import Player
-from tournament.selectors import ranking as ranking_reads
+from tournament.selectors import ranking as ranking_selectors
 from tournament.tests.browser.conftest import PASSWORD, TABLET, TIMEOUT_MS
 from tournament.tests.factories import StaffRoleFactory
 from tournament.tests.formats.points.evening import Evening, evening
@@ -114,7 +114,7 @@ def test_the_points_evening_looked_at(contexts, browser_user, language: str) -> 
     tournament = night.tournament
     words = WORDS[language]
     locale = LOCALES[language]
-    rows = {row.player.pk: row for row in ranking_reads.rows(tournament)}
+    rows = {row.player.pk: row for row in ranking_selectors.rows(tournament)}
 
     # The phone page, a player in each state.
     phone = contexts(PHONE, locale).new_page()

@@ -17,7 +17,7 @@ from playwright.sync_api import Page, expect
 from tournament import enums, simulation
 from tournament.formats.knockout import services as knockout
 from tournament.models import Tournament
-from tournament.selectors import screen as screen_reads
+from tournament.selectors import screen as screen_selectors
 
 pytestmark = pytest.mark.browser
 
@@ -26,8 +26,8 @@ ROTATION_WAIT_MS = 30_000  # three or four views of 3 s each, and the answer to 
 
 @pytest.fixture
 def small_windows(monkeypatch):  # type: ignore[no-untyped-def]
-    monkeypatch.setattr(screen_reads, "TABLES_WINDOW", 6)
-    monkeypatch.setattr(screen_reads, "ALPHA_WINDOW", 20)
+    monkeypatch.setattr(screen_selectors, "TABLES_WINDOW", 6)
+    monkeypatch.setattr(screen_selectors, "ALPHA_WINDOW", 20)
 
 
 def counter(page: Page, kind: str):  # type: ignore[no-untyped-def]

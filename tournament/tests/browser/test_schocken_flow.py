@@ -23,7 +23,8 @@ from playwright.sync_api import Locator, Page, expect
 
 from games.models import Game, GameStatus
 from tournament import enums, simulation
-from tournament.formats.life_bands import dry_run, reads
+from tournament.formats.life_bands import dry_run
+from tournament.formats.life_bands import selectors as life_bands_selectors
 from tournament.models import LedgerEntry, PoolEntry, Round, StaffRole, Table, Tournament
 from tournament.tests.browser.tablet import (
     DESK,
@@ -201,7 +202,7 @@ def test_referee_decides_a_table_of_four_and_the_organiser_forms_a_consolation_t
 
     # 3. Table 2 is played through the services: 2 more wait in the pool.
     dry_run.play_table(tournament, table_2, random.Random(SEED), referee)
-    pool = reads.pool_players(tournament)
+    pool = life_bands_selectors.pool_players(tournament)
     assert len(pool) == 4
     waiting = [entry.player.name for entry in pool]
 

@@ -19,7 +19,7 @@ from tournament import enums
 from tournament.desk import checkin, start_numbers
 from tournament.errors import NeedsConfirmation, ServiceError
 from tournament.models import AuditEntry, CheckIn, ChecklistItem, Player, Tournament
-from tournament.selectors import desk as desk_reads
+from tournament.selectors import desk as desk_selectors
 from tournament.tests.desk.helpers import (
     Call,
     assert_audited,
@@ -50,7 +50,7 @@ def test_withdrawal_moves_the_first_waiting_player_up(small, desk, full_with_wai
 
     assert status_of(p["Yvonne"]) == Status.WITHDRAWN
     assert status_of(p["Walter"]) == Status.REGISTERED
-    assert [w.name for w in desk_reads.waiting_list(small)] == ["Ulla", "Theo"]
+    assert [w.name for w in desk_selectors.waiting_list(small)] == ["Ulla", "Theo"]
     assert version(small) > before
     moved = AuditEntry.objects.get(tournament=small, action="player_moved_up")
     assert moved.detail["player"] == p["Walter"].pk
@@ -95,7 +95,7 @@ def test_leaving_the_waiting_list_promotes_nobody(small, desk, full_with_waiting
     checkin.withdraw_player(tournament=small, actor=desk, player_id=p["Walter"].pk, confirmed=True)
     checkin.mark_no_show(tournament=small, actor=desk, player_id=p["Ulla"].pk)
     assert status_of(p["Theo"]) == Status.WAITING
-    assert desk_reads.desk_counters(small).registered == 3
+    assert desk_selectors.desk_counters(small).registered == 3
     assert not AuditEntry.objects.filter(tournament=small, action="player_moved_up").exists()
 
 
@@ -117,7 +117,7 @@ def test_reinstating_when_full_puts_the_player_on_the_waiting_list(small, desk, 
 
     assert player.status == Status.WAITING
     assert status_of(p["Xaver"]) == Status.WAITING
-    assert desk_reads.desk_counters(small).registered == 3
+    assert desk_selectors.desk_counters(small).registered == 3
 
 
 def test_a_reinstated_player_joins_the_end_of_the_waiting_list(small, desk, full_with_waiting):  # type: ignore[no-untyped-def]
@@ -127,7 +127,7 @@ def test_a_reinstated_player_joins_the_end_of_the_waiting_list(small, desk, full
     checkin.withdraw_player(tournament=small, actor=desk, player_id=p["Xaver"].pk, confirmed=True)  # Walter moves up
     checkin.reinstate_player(tournament=small, actor=desk, player_id=p["Xaver"].pk)
 
-    assert [w.name for w in desk_reads.waiting_list(small)] == ["Ulla", "Theo", "Xaver"]
+    assert [w.name for w in desk_selectors.waiting_list(small)] == ["Ulla", "Theo", "Xaver"]
     checkin.withdraw_player(tournament=small, actor=desk, player_id=p["Yvonne"].pk, confirmed=True)
     assert status_of(p["Ulla"]) == Status.REGISTERED
     assert status_of(p["Xaver"]) == Status.WAITING
@@ -174,7 +174,7 @@ def test_check_in_with_everything_ticked(tournament, desk):  # type: ignore[no-u
     assert status_of(player) == Status.CHECKED_IN
     live = CheckIn.objects.get(player=player, cancelled_at__isnull=True)
     assert (live.override, live.open_items, live.checked_in_by) == (False, [], desk)
-    assert desk_reads.overrides(tournament) == []
+    assert desk_selectors.overrides(tournament) == []
 
 
 def test_open_checklist_items_need_an_override(tournament, desk):  # type: ignore[no-untyped-def]
@@ -208,7 +208,7 @@ def test_override_records_open_items_who_and_when(tournament, desk):  # type: ig
     assert record.checked_in_by == desk
     assert record.cancelled_at is None
     assert started <= record.checked_in_at <= timezone.now()
-    assert desk_reads.overrides(tournament) == [record]
+    assert desk_selectors.overrides(tournament) == [record]
     entry = AuditEntry.objects.get(tournament=tournament, action="player_checked_in")
     assert entry.detail["override"] is True
     assert entry.detail["open_items"] == ["Medical certificate"]
@@ -319,22 +319,23 @@ def test_search_by_start_number_finds_the_player_even_in_a_large_field(tournamen
     """Typing a start number finds that player first, even when more than a
     page of names also contain the digits."""
     players = [
-        PlayerFactory(tournament=tournament, name=f"Spieler 7{i:02d}") for i in range(desk_reads.CHECKIN_LIST_LIMIT + 5)
+        PlayerFactory(tournament=tournament, name=f"Spieler 7{i:02d}")
+        for i in range(desk_selectors.CHECKIN_LIST_LIMIT + 5)
     ]
     target = PlayerFactory(tournament=tournament, name="Zacharias Zett")
     Player.objects.filter(pk=target.pk).update(start_number=7)
 
-    found, total = desk_reads.search_players(tournament, "7")
+    found, total = desk_selectors.search_players(tournament, "7")
 
     assert total == len(players) + 1
-    assert len(found) == desk_reads.CHECKIN_LIST_LIMIT
+    assert len(found) == desk_selectors.CHECKIN_LIST_LIMIT
     assert found[0].pk == target.pk
 
 
 @pytest.mark.parametrize("query", ["²", "99999999999999999999999", "007"])
 def test_search_with_odd_digits_does_not_crash(tournament, query):  # type: ignore[no-untyped-def]
     player = PlayerFactory(tournament=tournament, name=f"Agent {query}")
-    found, total = desk_reads.search_players(tournament, query)
+    found, total = desk_selectors.search_players(tournament, query)
     assert [p.pk for p in found] == [player.pk]
     assert total == 1
 

@@ -22,7 +22,7 @@ from tournament import enums
 from tournament.desk import registration
 from tournament.errors import ServiceError
 from tournament.models import AuditEntry, Player
-from tournament.selectors import desk as desk_reads
+from tournament.selectors import desk as desk_selectors
 from tournament.tests.desk.helpers import snapshot
 from tournament.tests.factories import TournamentFactory
 from tournament.tests.helpers import url
@@ -164,7 +164,7 @@ def test_a_bulk_import_audits_each_player_and_keeps_the_file_order_on_the_waitin
     registration.register_player(tournament=small, actor=desk, name="Already Here")
     report = registration.import_players_csv(tournament=small, actor=desk, text="Emil\nDora\nCarla\nBernd\n")
     assert (report.imported, report.waitlisted) == (4, 2)
-    assert [p.name for p in desk_reads.waiting_list(small)] == ["Carla", "Bernd"]
+    assert [p.name for p in desk_selectors.waiting_list(small)] == ["Carla", "Bernd"]
     entries = AuditEntry.objects.filter(
         tournament=small, action="player_registered", player__name__in=["Emil", "Bernd"]
     )

@@ -25,7 +25,7 @@ from tournament.desk import checkin, registration
 from tournament.desk.players import name_key
 from tournament.errors import NeedsConfirmation, ServiceError
 from tournament.models import AuditEntry, Player, RegistrationWindow, Tournament
-from tournament.selectors import desk as desk_reads
+from tournament.selectors import desk as desk_selectors
 from tournament.tests.desk.helpers import (
     Call,
     assert_audited,
@@ -77,8 +77,8 @@ def test_register_past_capacity_goes_to_the_waiting_list(small, desk):  # type: 
     assert fourth.waitlisted is True and fifth.waitlisted is True
     assert status_of(fourth.player) == Status.WAITING
     assert status_of(fifth.player) == Status.WAITING
-    assert [p.name for p in desk_reads.waiting_list(small)] == ["Dora", "Emil"]
-    counters = desk_reads.desk_counters(small)
+    assert [p.name for p in desk_selectors.waiting_list(small)] == ["Dora", "Emil"]
+    counters = desk_selectors.desk_counters(small)
     assert (counters.registered, counters.waiting, counters.free_places) == (3, 2, 0)
 
 
@@ -402,7 +402,7 @@ def test_import_past_capacity_fills_the_waiting_list(small, desk):  # type: igno
         "Anna",
         "Bernd",
     }
-    assert [p.name for p in desk_reads.waiting_list(small)] == ["Carla", "Dora", "Emil"]
+    assert [p.name for p in desk_selectors.waiting_list(small)] == ["Carla", "Dora", "Emil"]
 
 
 @pytest.mark.parametrize("text", ["", "   \n\n  ", "\ufeff", "\ufeff\r\n"])

@@ -17,7 +17,7 @@ from tournament import draws, enums
 from tournament.desk import checkin, start_numbers
 from tournament.errors import ServiceError
 from tournament.models import AuditEntry, StartNumberDraw, Tournament
-from tournament.selectors import desk as desk_reads
+from tournament.selectors import desk as desk_selectors
 from tournament.tests.desk.helpers import (
     Call,
     assert_audited,
@@ -61,7 +61,7 @@ def test_draw_numbers_only_checked_in_players_one_to_n(tournament, desk):  # typ
     assert numbers[registered.pk] is None and numbers[waiting.pk] is None and numbers[gone.pk] is None
     assert draw.result == [[pk, numbers[pk]] for pk in sorted(numbers, key=lambda pk: numbers[pk] or 0) if numbers[pk]]
     assert version(tournament) > before
-    assert [p.pk for p in desk_reads.draw_result(tournament)] == [pk for pk, _number in draw.result]
+    assert [p.pk for p in desk_selectors.draw_result(tournament)] == [pk for pk, _number in draw.result]
 
 
 def test_draw_stores_seed_and_algorithm_and_can_be_recomputed(tournament, desk):  # type: ignore[no-untyped-def]
@@ -110,7 +110,7 @@ def test_drawing_again_before_play_replaces_the_numbers(tournament, desk):  # ty
     assert numbers[players[0].pk] is None  # no longer checked in: the old number is gone
     assert numbers == {**{p.pk: None for p in players}, **dict(draws.draw_start_numbers([p.pk for p in drawn], 2))}
     assert StartNumberDraw.objects.filter(tournament=tournament).count() == 2
-    assert desk_reads.latest_draw(tournament) == second
+    assert desk_selectors.latest_draw(tournament) == second
 
 
 def test_drawing_again_after_play_started_is_refused(tournament, desk):  # type: ignore[no-untyped-def]

@@ -16,8 +16,8 @@ from tournament import draws, enums
 from tournament.desk import tombola
 from tournament.errors import NeedsConfirmation, ServiceError
 from tournament.models import AuditEntry, Player, TombolaDraw, TombolaPrize, Tournament
-from tournament.selectors import audit as audit_reads
-from tournament.selectors import tombola as tombola_reads
+from tournament.selectors import audit as audit_selectors
+from tournament.selectors import tombola as tombola_selectors
 from tournament.tests.desk.helpers import Call, assert_audited, audit_cases, version
 from tournament.tests.factories import PlayerFactory
 
@@ -50,13 +50,13 @@ def prizes(tournament: Tournament, actor: Any, *names: str) -> list[TombolaPrize
 
 
 def winners(tournament: Tournament) -> dict[str, int]:
-    return {row.prize.name: row.winner.player_id for row in tombola_reads.read(tournament).rows if row.winner}
+    return {row.prize.name: row.winner.player_id for row in tombola_selectors.read(tournament).rows if row.winner}
 
 
 def sentences(tournament: Tournament) -> list[str]:
-    offered = audit_reads.choices(tournament)
+    offered = audit_selectors.choices(tournament)
     entries = AuditEntry.objects.filter(tournament=tournament, action__startswith="tombola").order_by("pk")
-    return [audit_reads.row(entry, offered).description for entry in entries]
+    return [audit_selectors.row(entry, offered).description for entry in entries]
 
 
 # --- the draw ------------------------------------------------------------------------------
@@ -75,7 +75,7 @@ def test_only_checked_in_players_are_drawn_and_each_draw_is_checkable(tournament
     for draw in TombolaDraw.objects.filter(prize__tournament=tournament):
         assert draw.algorithm == draws.TOMBOLA_ALGORITHM
         assert draws.draw_tombola_winner(draw.pool, draw.seed) == draw.player_id, "checkable from seed and pool"
-    assert tombola_reads.read(tournament).draws_checked
+    assert tombola_selectors.read(tournament).draws_checked
     assert Tournament.objects.get(pk=tournament.pk).tombola_on_screen, "the first draw shows the tombola"
 
 
@@ -186,7 +186,7 @@ def test_the_podium_is_left_out_when_asked(tournament, desk, monkeypatch):  # ty
     assert state(tournament) == before
 
     Tournament.objects.filter(pk=tournament.pk).update(status=enums.TournamentStatus.FINISHED)
-    monkeypatch.setattr(tombola_reads, "podium_ids", lambda t: [here[0].pk, here[1].pk, here[2].pk])
+    monkeypatch.setattr(tombola_selectors, "podium_ids", lambda t: [here[0].pk, here[1].pk, here[2].pk])
     draw = tombola.draw_next(tournament=tournament, actor=desk)
     assert draw.player_id == here[3].pk and draw.pool == [here[3].pk]
     with pytest.raises(ServiceError):

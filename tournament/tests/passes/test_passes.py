@@ -17,8 +17,8 @@ from tournament import enums
 from tournament.errors import ServiceError
 from tournament.models import AuditEntry, Player, PlayerPass, Seat, SeatArrival, Tournament
 from tournament.passes import services, tokens
-from tournament.selectors import audit as audit_reads
-from tournament.selectors import passes as pass_reads
+from tournament.selectors import audit as audit_selectors
+from tournament.selectors import passes as passes_selectors
 from tournament.tests.factories import PlayerFactory, TournamentFactory
 from tournament.tests.views.scenarios import field, start_round
 
@@ -102,8 +102,8 @@ def test_the_page_calls_the_player_to_their_table_and_sitting_down_is_idempotent
     page = client.get(pass_url(token), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "You told the organiser that you are at your table." in page
     # The audit list names the player and the pass.
-    offered = audit_reads.choices(tournament)
-    (row,) = audit_reads.audit_rows(tournament, audit_reads.AuditFilter(kind="writes"), offered)[:1]
+    offered = audit_selectors.choices(tournament)
+    (row,) = audit_selectors.audit_rows(tournament, audit_selectors.AuditFilter(kind="writes"), offered)[:1]
     assert row.person == f"{seat.player.name} ({seat.player.start_number}) (player pass)"
 
 
@@ -274,7 +274,7 @@ def test_the_pages_cost_the_same_at_12_and_200_players(staff_user) -> None:  # t
         organiser.get(reverse("tournament:rounds", args=[tournament.pk]))
         counts[size] = (
             _counted(client, pass_url(token)),
-            len(pass_reads.not_seated(list(tournament.rounds.all()))) and _not_seated_queries(tournament),
+            len(passes_selectors.not_seated(list(tournament.rounds.all()))) and _not_seated_queries(tournament),
         )
     assert counts[12] == counts[200] == (PASS_PAGE_QUERIES, 1), counts
 
@@ -282,7 +282,7 @@ def test_the_pages_cost_the_same_at_12_and_200_players(staff_user) -> None:  # t
 def _not_seated_queries(tournament: Tournament) -> int:
     rounds = list(tournament.rounds.all())
     with CaptureQueriesContext(connection) as queries:
-        pass_reads.not_seated(rounds)
+        passes_selectors.not_seated(rounds)
     return len(queries)
 
 

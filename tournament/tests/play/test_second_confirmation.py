@@ -14,7 +14,7 @@ from django.urls import reverse
 from tournament import enums
 from tournament.errors import ServiceError
 from tournament.formats import registry
-from tournament.formats.life_bands import reads as life_bands_reads
+from tournament.formats.life_bands import selectors as life_bands_selectors
 from tournament.models import AuditEntry, Table, Tournament
 from tournament.tests.helpers import refreshed, seated, set_dealer, url
 from tournament.tests.views.scenarios import field, lose, start_round, win
@@ -93,9 +93,9 @@ def test_life_bands_pool_waits_for_the_confirmation(staff_user) -> None:
     table = start_round(tournament, seed=4).tables.order_by("number").first()
     assert table is not None
     decided_by(tournament, table, referee)
-    assert life_bands_reads.state(tournament).pool == []  # the cut band is not confirmed yet
+    assert life_bands_selectors.state(tournament).pool == []  # the cut band is not confirmed yet
     close(tournament, table, organiser)
-    assert life_bands_reads.state(tournament).pool == [seated(table)[0]]
+    assert life_bands_selectors.state(tournament).pool == [seated(table)[0]]
 
 
 def test_pages_show_the_waiting_table(client: Client, staff_user) -> None:  # type: ignore[no-untyped-def]

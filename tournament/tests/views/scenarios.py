@@ -37,7 +37,7 @@ from games.rules.uno import HOUSE_RULES_SCORING
 from tournament import enums, simulation
 from tournament.formats import registry
 from tournament.formats.knockout import dry_run as knockout_dry_run
-from tournament.formats.life_bands import reads as life_bands_reads
+from tournament.formats.life_bands import selectors as life_bands_selectors
 from tournament.formats.life_bands import services as life_bands_services
 from tournament.formats.points import services as points_services
 from tournament.models import AuditEntry, LedgerEntry, PoolEntry, Round, Seat, Table, Tournament
@@ -237,7 +237,7 @@ def life_bands_scenario() -> Scenario:
     for table in others:
         cut_band(tournament, table, seated(table)[0])
         assert refreshed(table).status == enums.TableStatus.DECIDED
-    assert len(life_bands_reads.state(tournament).pool) == 3
+    assert len(life_bands_selectors.state(tournament).pool) == 3
     return Scenario(tournament, None, playing, others[0], ready=field(enums.Format.LIFE_BANDS, 6, seed=5))
 
 

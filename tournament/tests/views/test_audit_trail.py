@@ -33,7 +33,7 @@ from tournament.formats.knockout import dry_run as knockout_dry_run
 from tournament.formats.knockout import services as knockout
 from tournament.middleware import Origin, RequestOriginMiddleware, current_origin, describe_device
 from tournament.models import AuditEntry, CheckIn, Player, Table, Tournament
-from tournament.selectors import audit as audit_reads
+from tournament.selectors import audit as audit_selectors
 from tournament.tests.factories import PlayerFactory, TournamentFactory
 from tournament.tests.helpers import OUTSIDERS, refreshed, seated, url
 from tournament.tests.views.scenarios import field
@@ -106,7 +106,7 @@ def log(client: Client, trail: Trail, query: str = "", **extra: str):  # type: i
     return response
 
 
-def rows(response) -> list[audit_reads.AuditRow]:  # type: ignore[no-untyped-def]
+def rows(response) -> list[audit_selectors.AuditRow]:  # type: ignore[no-untyped-def]
     page = response.context["page"]
     return [] if page is None else page.rows
 
@@ -136,14 +136,14 @@ class TestTrace:
             assert {row.entry.action for row in found} >= {"first_dealer_set", "game_recorded"}
             for row in found:
                 assert row.person == referee.get_username()
-                assert row.table == audit_reads.choices(trail.tournament).tables[table.pk]
+                assert row.table == audit_selectors.choices(trail.tournament).tables[table.pk]
                 assert row.entry.source.startswith(f"POST /t/{trail.tournament.pk}/referee/tables/{table.pk}/")
                 assert row.entry.device == agent
 
     def test_the_written_sentence_names_table_round_and_winner(self, client, trail):
         body = log(client, trail, f"?person={trail.anna.pk}").content.decode()
         table = trail.tables[0]
-        winner = audit_reads.player_name(Player.objects.get(pk=seated(table)[0]))
+        winner = audit_selectors.player_name(Player.objects.get(pk=seated(table)[0]))
         # The round by its one name, as every page says it ("Main round 1"), the table with it.
         assert f"Main round 1 · Table {table.number}: {winner} won game 1." in body
         assert f"Main round 1 · Table {table.number}: {winner} deals first." in body
@@ -156,7 +156,7 @@ class TestTrace:
         (row,) = found
         assert row.refused and row.person == trail.bert.get_username()
         assert "changed on another tablet" in row.reason
-        tapped = audit_reads.player_name(Player.objects.get(pk=seated(trail.tables[1])[2]))
+        tapped = audit_selectors.player_name(Player.objects.get(pk=seated(trail.tables[1])[2]))
         assert row.description == f"Main round 1 · Table 2: Game won by {tapped}."
         assert row.player is not None and row.table is not None and row.table.pk == trail.tables[1].pk
         body = log(client, trail, "?refused=1").content.decode()  # the old link still works
@@ -580,13 +580,13 @@ def _strings(node: ast.AST) -> set[str]:
 def test_every_action_the_code_base_writes_has_a_sentence():
     actions, attempts = written_actions()
     assert {"game_recorded", "player_withdrawn", "check_unticked", "tournament_finished"} <= actions  # found
-    assert actions <= set(audit_reads.SENTENCES), actions - set(audit_reads.SENTENCES)
-    assert attempts <= set(audit_reads.ATTEMPTS), attempts - set(audit_reads.ATTEMPTS)
+    assert actions <= set(audit_selectors.SENTENCES), actions - set(audit_selectors.SENTENCES)
+    assert attempts <= set(audit_selectors.ATTEMPTS), attempts - set(audit_selectors.ATTEMPTS)
 
 
-@pytest.mark.parametrize("action", sorted(audit_reads.SENTENCES))
+@pytest.mark.parametrize("action", sorted(audit_selectors.SENTENCES))
 def test_each_sentence_reads_with_empty_and_odd_details(action, tournament):
-    offered = audit_reads.Choices(tables={}, players={}, people={})
+    offered = audit_selectors.Choices(tables={}, players={}, people={})
     for detail in ({}, {"players": 5, "fields": ["name", "nonsense"], "opens_at": "not a time", "role": "x"}):
-        text = audit_reads.describe(action, detail, None, None, offered)
+        text = audit_selectors.describe(action, detail, None, None, offered)
         assert text and "%(" not in text

@@ -16,7 +16,7 @@ from django.utils import timezone
 from games.models import Game
 from tournament import day_plan, enums
 from tournament.models import Round, Table, Tournament
-from tournament.selectors import day_plan as plan_reads
+from tournament.selectors import day_plan as day_plan_selectors
 from tournament.tests.factories import PlayerFactory, TournamentFactory
 from tournament.tests.helpers import seated, set_dealer, url
 from tournament.tests.settings_page import organiser_login, settings_data
@@ -41,7 +41,7 @@ def test_the_public_plan_says_for_how_many_and_follows_the_registrations(client:
     page = _plan_page(client, tournament)
     assert "With 23 players registered" in page
     assert "If all 2 players on the waiting list come (25 players)" in page
-    plan = plan_reads.read(tournament)
+    plan = day_plan_selectors.read(tournament)
     # The rows are the planner's rounds, from 10:00, the final last.
     assert (
         plan.plan.rows[0].start is not None and timezone.localtime(plan.plan.rows[0].start).strftime("%H:%M") == "10:00"
@@ -72,7 +72,7 @@ def test_the_projector_shows_the_plan_before_the_day_and_the_print_pack_prints_i
     screen = client.get(reverse("tournament:projector", args=[tournament.public_key])).content.decode()
     assert 'data-view="plan"' in screen and "Grand final" in screen and "about 17:00" in screen
     # The families in the hall ask when it ends, not only when the grand final starts.
-    end = plan_reads.read(tournament).plan.end
+    end = day_plan_selectors.read(tournament).plan.end
     assert end is not None and f"The end at about {end:%H:%M}." in screen
     client.force_login(staff_user(tournament, enums.Role.DESK))
     assert url("print_plan", tournament) in client.get(url("print_pack", tournament)).content.decode()
@@ -95,7 +95,7 @@ def _record_games(tournament: Tournament, rnd: Round, minutes: dict[int, float])
 
 
 def _final_at(tournament: Tournament, now: dt.datetime) -> dt.datetime:
-    found = plan_reads.read(tournament, now)
+    found = day_plan_selectors.read(tournament, now)
     last = found.plan.last
     assert last is not None and last.start is not None and not last.started
     return last.start
@@ -110,7 +110,7 @@ def test_the_expected_final_follows_the_median_game_length(client: Client) -> No
     tables = Table.objects.filter(round=rnd).count()
     assert rnd.started_at is not None and tables == 5
     now = rnd.started_at + dt.timedelta(minutes=1)
-    timing = plan_reads.timing_of(tournament)
+    timing = day_plan_selectors.timing_of(tournament)
     plan = day_plan.knockout_plan(15, day_plan.knockout.KnockoutSettings())
 
     def expected(pace: float) -> dt.datetime:
@@ -139,8 +139,8 @@ def test_the_expected_final_follows_the_median_game_length(client: Client) -> No
     # The projector says it, and the organiser sees the tables still playing.
     screen = client.get(reverse("tournament:projector", args=[tournament.public_key])).content.decode()
     assert "Final expected at about" in screen
-    holding = plan_reads.holding_tables(tournament)
-    assert len(holding) == plan_reads.HOLDING_TABLES and all(table.games == 2 for table in holding)
+    holding = day_plan_selectors.holding_tables(tournament)
+    assert len(holding) == day_plan_selectors.HOLDING_TABLES and all(table.games == 2 for table in holding)
 
 
 PLAN_PAGES = {"plan": True, "print_plan": False}
@@ -213,7 +213,7 @@ def test_the_plan_settings_refuse_bad_values_and_keep_good_ones(organiser, field
     assert (after.start_time, after.minutes_between_rounds, after.game_minutes_preferred) == (dt.time(17, 0), 10, 7)
     # The plan starts then, with the break between rounds.
     PlayerFactory.create_batch(9, tournament=tournament)
-    rows = plan_reads.read(after).plan.rows
+    rows = day_plan_selectors.read(after).plan.rows
     assert rows[0].start is not None and timezone.localtime(rows[0].start).strftime("%H:%M") == "17:00"
     assert rows[1].start is not None and rows[1].start - rows[0].start >= dt.timedelta(minutes=rows[0].minutes + 5)
 
@@ -230,7 +230,7 @@ def test_during_the_day_every_format_follows_the_round_under_way(fmt: str) -> No
     tournament = field(fmt, 12, seed=5)  # no start time: the round under way gives the times
     rnd = start_round(tournament, seed=5)
     tournament.refresh_from_db()
-    found = plan_reads.read(tournament, rnd.started_at)
+    found = day_plan_selectors.read(tournament, rnd.started_at)
     assert found.started and found.with_waiting is None and found.plan.players == 12
     first, last = found.plan.rows[0], found.plan.last
     assert first.started and first.start == rnd.started_at
@@ -253,12 +253,12 @@ def test_the_screen_plans_once_per_version_and_before_play_reads_no_tables(clien
     tournament.refresh_from_db()
     cache.clear()
     with CaptureQueriesContext(connection) as queries:
-        plan = plan_reads.for_screen(tournament, any_round=False)
+        plan = day_plan_selectors.for_screen(tournament, any_round=False)
     # Before play the screen knows no round is seated: the players counted, no tables read.
     assert len(queries) == 1
-    assert plan == plan_reads.read(tournament)
+    assert plan == day_plan_selectors.read(tournament)
     with CaptureQueriesContext(connection) as queries:
-        assert plan_reads.for_screen(tournament, any_round=False) == plan
+        assert day_plan_selectors.for_screen(tournament, any_round=False) == plan
     assert len(queries) == 0  # the same version: kept
     cache.clear()
     first, body = _screen_queries(client, tournament, 0)

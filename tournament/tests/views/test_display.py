@@ -15,7 +15,7 @@ from tournament import desk, enums, simulation
 from tournament.formats.knockout import dry_run as knockout_dry_run
 from tournament.formats.life_bands import services as life_bands_services
 from tournament.models import CheckIn, Player, Round, Seat
-from tournament.selectors import screen as screen_reads
+from tournament.selectors import screen as screen_selectors
 from tournament.tests.factories import PlayerFactory, TournamentFactory
 
 pytestmark = [pytest.mark.core, pytest.mark.django_db]
@@ -210,7 +210,7 @@ def test_finished_tournament_shows_podium(client):
 def test_query_count_same_at_20_and_1000_players(client, name, whole, monkeypatch):
     # The projector's screen is read whole or window by window (selectors.screen): each way
     # costs the same at both sizes.
-    monkeypatch.setattr(screen_reads, "WHOLE_READ_CAPACITY", 10**9 if whole else 0)
+    monkeypatch.setattr(screen_selectors, "WHOLE_READ_CAPACITY", 10**9 if whole else 0)
     counts = []
     for size in (20, 1000):
         cache.clear()

@@ -17,7 +17,7 @@ from django.urls import reverse
 from games.models import GameScore, GameStatus
 from tournament import enums
 from tournament.formats import registry
-from tournament.formats.points import reads
+from tournament.formats.points import selectors as points_selectors
 from tournament.models import Player
 from tournament.tests.formats.points.helpers import round_two_under_way, valid_points
 from tournament.tests.helpers import assert_places_ranked, seated
@@ -63,7 +63,7 @@ class TestExports:
             "Best round",
             "Decided by",
         ]
-        standings = reads.ranking(tournament)
+        standings = points_selectors.ranking(tournament)
         assert len(rows) == len(standings) == 12
         for line, row in zip(rows, standings, strict=True):
             assert line[:8] == [

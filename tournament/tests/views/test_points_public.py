@@ -23,7 +23,7 @@ from tournament import enums
 from tournament.formats import registry
 from tournament.models import Player, Tournament
 from tournament.play import corrections
-from tournament.selectors import ranking as ranking_reads
+from tournament.selectors import ranking as ranking_selectors
 from tournament.tests.formats.points.evening import Evening, evening
 from tournament.tests.formats.points.helpers import valid_points
 from tournament.tests.helpers import refreshed, set_settings
@@ -70,7 +70,7 @@ def total_by_hand(player: Player) -> int:
 
 def test_the_phone_says_total_place_and_rounds(client, night: Evening) -> None:
     tournament, done = night.tournament, night.done
-    rows = {row.player.pk: row for row in ranking_reads.rows(tournament)}
+    rows = {row.player.pk: row for row in ranking_selectors.rows(tournament)}
     total = total_by_hand(done)
     assert total == valid_points(tournament)[done.pk] == rows[done.pk].points  # played both rounds: no missed round
     card = phone(client, tournament, done, "it")

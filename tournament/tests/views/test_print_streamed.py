@@ -24,7 +24,7 @@ from django.utils import translation
 
 from tournament.models import Seat, Tournament
 from tournament.selectors import printing
-from tournament.selectors import ranking as ranking_reads
+from tournament.selectors import ranking as ranking_selectors
 from tournament.streaming import streamed_page
 from tournament.tests.helpers import assert_places_ranked
 from tournament.tests.views.scenarios import (  # noqa: F401 (fixtures)
@@ -43,7 +43,7 @@ STREAMED = ["print_seating", "print_seating_by_name", "print_ranking"]
 def decided_by(tournament: Tournament, language: str) -> set[str]:
     """The ranking's "decided by" words in ``language``."""
     with translation.override(language):
-        return {str(row.decided_by_label) for row in ranking_reads.rows(tournament) if row.decided_by_label}
+        return {str(row.decided_by_label) for row in ranking_selectors.rows(tournament) if row.decided_by_label}
 
 
 def path(name: str, tournament_id: int) -> str:

@@ -24,7 +24,7 @@ from tournament.desk.tournaments import renew_public_key
 from tournament.errors import NeedsConfirmation
 from tournament.formats.knockout import services as knockout_services
 from tournament.models import AuditEntry, Player, Round, Tournament, new_public_key
-from tournament.selectors import audit as audit_reads
+from tournament.selectors import audit as audit_selectors
 from tournament.tests.factories import PlayerFactory
 from tournament.tests.settings_page import organiser_login, settings_data  # noqa: F401 (the "organiser" fixture)
 
@@ -170,8 +170,8 @@ def test_switching_to_unlisted_on_the_settings_page_is_audited_and_immediate(cli
     assert tournament.listed is False
     entry = AuditEntry.objects.filter(tournament=tournament, action="tournament_updated").latest("pk")
     assert entry.detail == {"fields": ["listed"], "listed": False}
-    offered = audit_reads.Choices(tables={}, players={}, people={})
-    sentence = audit_reads.describe(entry.action, entry.detail, None, None, offered)
+    offered = audit_selectors.Choices(tables={}, players={}, people={})
+    sentence = audit_selectors.describe(entry.action, entry.detail, None, None, offered)
     assert "unlisted" in sentence and "listed" in sentence
     # At once: every old address is a 404, even a poll holding the cached fragment's ETag.
     for name in PAGES:

@@ -311,25 +311,25 @@ def test_the_ranking_rows_are_kept_in_the_process_while_the_shared_cache_holds_t
     """selectors.ranking.rows: computed once per version; read back without unpickling in the
     same process; computed again once the shared cache lost them (cleared, evicted) or the
     version moved on."""
-    from tournament.selectors import ranking as ranking_reads
+    from tournament.selectors import ranking as ranking_selectors
 
     tournament = field_in_play(6)
     unpickled: list[str] = []
     real_get = cache.get
     monkeypatch.setattr(cache, "get", lambda key, *a, **k: unpickled.append(key) or real_get(key, *a, **k))
     with CaptureQueriesContext(connection) as computed:
-        first = ranking_reads.rows(tournament)
+        first = ranking_selectors.rows(tournament)
     with CaptureQueriesContext(connection) as kept:
-        again = ranking_reads.rows(tournament)
+        again = ranking_selectors.rows(tournament)
     assert len(computed) > 0 and len(kept) == 0
     assert again == first and again is not first  # the same rows, a list of its own
-    assert len([key for key in unpickled if key.startswith(ranking_reads.KEY_PREFIX)]) == 1  # only the first read
+    assert len([key for key in unpickled if key.startswith(ranking_selectors.KEY_PREFIX)]) == 1  # only the first read
     cache.clear()  # another process's Redis restart, an eviction: the rows are computed again
     with CaptureQueriesContext(connection) as recomputed:
-        assert ranking_reads.rows(tournament) == first
+        assert ranking_selectors.rows(tournament) == first
     assert len(recomputed) == len(computed)
     play_one_table(tournament)  # a new version: its rows are computed, not taken from the process
     tournament.refresh_from_db()
     with CaptureQueriesContext(connection) as next_version:
-        ranking_reads.rows(tournament)
+        ranking_selectors.rows(tournament)
     assert len(next_version) == len(computed)

@@ -37,12 +37,12 @@ from tournament.formats import registry
 from tournament.formats.knockout import rules as knockout_rules
 from tournament.formats.knockout import services as knockout_services
 from tournament.formats.life_bands import dry_run as life_bands_dry_run
-from tournament.formats.life_bands import reads as life_bands_reads
 from tournament.formats.life_bands import rules as life_bands_rules
+from tournament.formats.life_bands import selectors as life_bands_selectors
 from tournament.formats.life_bands import services as life_bands_services
 from tournament.formats.points import services as points_services
 from tournament.models import CheckIn, LedgerEntry, Player, PoolEntry, Round, Seat, Table, Tournament
-from tournament.selectors import screen as screen_reads
+from tournament.selectors import screen as screen_selectors
 from tournament.tests.factories import PlayerFactory, TournamentFactory
 from tournament.tests.helpers import refreshed, seated, set_dealer, set_settings, undo, url
 from tournament.tests.views.scenarios import FORMATS, cut_band, lose, win
@@ -228,7 +228,7 @@ def settle_at_once(
     """What ``life_bands.services.refresh_table`` does to a decided table whose players went out
     one after the other in ``outs`` order, for many tables at once: seats, band cuts, the pool."""
     last_game = {(game.table_id, game.loser_id): game for game in games}
-    bands = life_bands_reads.bands_left(tournament, [seat.player_id for seats in outs.values() for seat in seats])
+    bands = life_bands_selectors.bands_left(tournament, [seat.player_id for seats in outs.values() for seat in seats])
     changed: list[Seat] = []
     cuts: list[LedgerEntry] = []
     pool: list[PoolEntry] = []
@@ -387,7 +387,7 @@ def play_life_bands(tournament: Tournament, size: int, facts: dict[str, int], cl
     cut_band(tournament, played, c)
     assert refreshed(played).status == enums.TableStatus.DECIDED
     decide_fast(tournament, rest)
-    assert len(life_bands_reads.state(tournament).pool) >= 6
+    assert len(life_bands_selectors.state(tournament).pool) >= 6
     tables = life_bands_services.form_consolation_tables(tournament=tournament, actor=None, seed=1)
     assert len(tables) >= 2
     decided, playing_too = tables[:2]
@@ -400,7 +400,7 @@ def play_life_bands(tournament: Tournament, size: int, facts: dict[str, int], cl
     lose(tournament, playing_too, seated(playing_too)[0])
     cut_band(tournament, playing, seated(playing)[1])
     assert refreshed(playing).status == enums.TableStatus.PLAYING
-    waiting = life_bands_reads.pool_players(tournament)
+    waiting = life_bands_selectors.pool_players(tournament)
     assert len(waiting) == 3  # 2 survivors and the late cut
     body = client.get(url("rounds", tournament)).content.decode()
     assert all(entry.player.name in body for entry in waiting)
@@ -580,7 +580,7 @@ PINNED: dict[str, dict[str, int]] = {
         "round1/staff": 6,
         "round1/table_cards": 8,
         # Closed once its cut players were seated at a consolation table: the referee's page says
-        # where its players are now (``life_bands.reads.went_on``: three queries, issue 27).
+        # where its players are now (``life_bands.selectors.went_on``: three queries, issue 27).
         "round1/referee_table_decided": 14,
         "round1/half_tracker_decided": 9,
         "round1/referee_table_playing": 11,
@@ -671,7 +671,7 @@ PINNED: dict[str, dict[str, int]] = {
 def _projector_reads_whole(monkeypatch):  # type: ignore[no-untyped-def]
     # Both sizes read the projector's screen whole (a big field reads it window by window, with
     # its own fixed count: test_screen_windows.py), so the pins compare one way of reading.
-    monkeypatch.setattr(screen_reads, "WHOLE_READ_CAPACITY", 10**9)
+    monkeypatch.setattr(screen_selectors, "WHOLE_READ_CAPACITY", 10**9)
 
 
 @pytest.mark.parametrize("fmt", LONGEST_FIRST)

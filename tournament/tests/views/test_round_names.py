@@ -24,9 +24,9 @@ from tournament import enums
 from tournament.formats import registry
 from tournament.models import Round, Table
 from tournament.play import corrections
-from tournament.selectors import audit as audit_reads
+from tournament.selectors import audit as audit_selectors
 from tournament.selectors import printing, public, screen
-from tournament.selectors import ranking as ranking_reads
+from tournament.selectors import ranking as ranking_selectors
 from tournament.tests.helpers import refreshed, url
 from tournament.tests.play.championship import (  # noqa: F401 (the fixture built)
     Championship,
@@ -61,8 +61,8 @@ def test_main_round_2_is_the_third_round(ended: Championship) -> None:
 
 def test_the_log_names_rounds_and_tables_as_the_pages_do(client, login_as, ended: Championship) -> None:  # type: ignore[no-untyped-def]
     tournament = ended.tournament
-    offered = audit_reads.choices(tournament)
-    rows = audit_reads.audit_rows(tournament, audit_reads.AuditFilter(), offered)
+    offered = audit_selectors.choices(tournament)
+    rows = audit_selectors.audit_rows(tournament, audit_selectors.AuditFilter(), offered)
     texts = [row.description for row in rows]
     assert not [text for text in texts if NUMBERED.search(text)]
     main_two = ended.tables(enums.Stage.MAIN, 2)[0]
@@ -149,7 +149,7 @@ def test_api_json_names_rounds_and_tables_beside_their_numbers(client, ended: Ch
 
 
 def test_the_ranking_says_which_main_round_a_player_reached(ended: Championship) -> None:
-    reached = {str(row.reached) for row in ranking_reads.ranking(ended.tournament).rows}
+    reached = {str(row.reached) for row in ranking_selectors.ranking(ended.tournament).rows}
     assert {"Final", "Main round 2", "Lucky-loser round"} <= reached
     assert not [label for label in reached if label.startswith("Round ")]
 

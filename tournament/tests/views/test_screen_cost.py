@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import uuid
 
 import pytest
@@ -22,8 +23,8 @@ from games.models import Game
 from tournament import enums
 from tournament.formats import registry
 from tournament.models import Round, Table
-from tournament.selectors import play as play_reads
-from tournament.selectors import printing as print_reads
+from tournament.selectors import play as play_selectors
+from tournament.selectors import printing as printing_selectors
 from tournament.tests.helpers import refreshed, seated, set_dealer, url
 from tournament.tests.views.scenarios import field, start_round
 from tournament.tests.views.test_query_counts import decide_fast, playing_tables
@@ -89,7 +90,7 @@ def test_rounds_page_reads_the_same_queries_whatever_is_opened(client, login_as,
 
 def test_rounds_page_shows_a_round_of_many_tables_a_page_at_a_time(client, login_as, two_rounds, monkeypatch):  # type: ignore[no-untyped-def]
     tournament, second = two_rounds
-    monkeypatch.setattr(play_reads, "TABLES_PER_PAGE", 2)
+    monkeypatch.setattr(play_selectors, "TABLES_PER_PAGE", 2)
     first_round = Round.objects.get(tournament=tournament, number=1)
     login_as("organiser", tournament)
     tables = list(second.tables.order_by("number"))
@@ -153,7 +154,7 @@ def test_ranking_comes_in_pages_and_jumps_to_a_player(client, login_as, two_roun
 
 def test_referee_list_shows_a_range_of_tables(client, login_as, two_rounds, monkeypatch):  # type: ignore[no-untyped-def]
     tournament, second = two_rounds
-    monkeypatch.setattr(play_reads, "TABLES_PER_PAGE", 2)
+    monkeypatch.setattr(play_selectors, "TABLES_PER_PAGE", 2)
     login_as("referee", tournament)
     tables = list(second.tables.order_by("number"))
     assert len(tables) > 3
@@ -167,8 +168,8 @@ def test_referee_list_shows_a_range_of_tables(client, login_as, two_rounds, monk
 
 def test_printouts_come_in_parts(client, login_as, two_rounds, monkeypatch):  # type: ignore[no-untyped-def]
     tournament, _second = two_rounds
-    monkeypatch.setattr(print_reads, "TABLES_PER_PART", 4)
-    monkeypatch.setattr(print_reads, "PLAYERS_PER_PART", 10)
+    monkeypatch.setattr(printing_selectors, "TABLES_PER_PART", 4)
+    monkeypatch.setattr(printing_selectors, "PLAYERS_PER_PART", 10)
     login_as("organiser", tournament)
     first = Round.objects.get(tournament=tournament, number=1)
     tables = list(first.tables.order_by("number"))
@@ -179,7 +180,7 @@ def test_printouts_come_in_parts(client, login_as, two_rounds, monkeypatch):  # 
         assert shown == [4, len(tables) - 4, len(tables) - 4, len(tables) - 4], name
         assert "Part 1 of 2" in parts[0]
     cards = client.get(url("print_cards", tournament) + "?part=3").content.decode()
-    assert cards.count('class="start-card"') == 7
+    assert len(re.findall(r'class="start-card[ "]', cards)) == 7  # with or without its pass
     players = client.get(url("print_players", tournament) + "?part=2").content.decode()
     assert players.count("<tr>") == 10 + 1  # the head's row and ten players
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from tournament import enums, fragments, simulation
 from tournament.models import Player, Table, Tournament
-from tournament.selectors import screen as screen_reads
+from tournament.selectors import screen as screen_selectors
 from tournament.tests.helpers import record_one_result
 from tournament.tests.views.test_polling import play_a_little
 from tournament.views import display
@@ -27,7 +27,7 @@ def screen(tournament: Tournament, language: str = "en") -> str:
     tournament.refresh_from_db()
     with translation.override(language):
         return display.render_to_string(
-            "tournament/display/_screen.html", display.screen_context(screen_reads.read(tournament))
+            "tournament/display/_screen.html", display.screen_context(screen_selectors.read(tournament))
         )
 
 

@@ -20,7 +20,7 @@ from tournament.errors import ServiceError
 from tournament.formats import registry
 from tournament.models import Player, Round, Table, Tournament
 from tournament.selectors import public
-from tournament.selectors import screen as screen_reads
+from tournament.selectors import screen as screen_selectors
 from tournament.tests.helpers import record_one_result
 from tournament.tests.views.test_polling import play_a_little
 
@@ -30,14 +30,14 @@ FORMATS = [enums.Format.KNOCKOUT, enums.Format.LIFE_BANDS, enums.Format.POINTS]
 @pytest.fixture
 def small_windows(monkeypatch):  # type: ignore[no-untyped-def]
     """Windows of a few items, so that a test field takes several."""
-    monkeypatch.setattr(screen_reads, "TABLES_WINDOW", 2)
-    monkeypatch.setattr(screen_reads, "ALPHA_WINDOW", 5)
-    monkeypatch.setattr(screen_reads, "STANDINGS_WINDOW", 7)
+    monkeypatch.setattr(screen_selectors, "TABLES_WINDOW", 2)
+    monkeypatch.setattr(screen_selectors, "ALPHA_WINDOW", 5)
+    monkeypatch.setattr(screen_selectors, "STANDINGS_WINDOW", 7)
 
 
-def read(tournament: Tournament, cycle: int, whole: bool, monkeypatch) -> screen_reads.Screen:  # type: ignore[no-untyped-def]
-    monkeypatch.setattr(screen_reads, "WHOLE_READ_CAPACITY", 10**9 if whole else 0)
-    return screen_reads.read(tournament, cycle)
+def read(tournament: Tournament, cycle: int, whole: bool, monkeypatch) -> screen_selectors.Screen:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(screen_selectors, "WHOLE_READ_CAPACITY", 10**9 if whole else 0)
+    return screen_selectors.read(tournament, cycle)
 
 
 def expected_from_snapshot(tournament: Tournament, cycle: int) -> dict[str, object]:
@@ -46,16 +46,16 @@ def expected_from_snapshot(tournament: Tournament, cycle: int) -> dict[str, obje
     live = snap.live_tables
     lines = snap.where_lines()
     shown = snap.bracket_rounds
-    cap = screen_reads.bracket_cap(len(shown))
+    cap = screen_selectors.bracket_cap(len(shown))
 
     def cut(items: list, size: int) -> list:  # type: ignore[type-arg]
-        window = screen_reads.window_of(len(items), size, cycle)
+        window = screen_selectors.window_of(len(items), size, cycle)
         return items[window.offset : window.offset + size]
 
     return {
-        "tables": cut(list(live), screen_reads.TABLES_WINDOW),
-        "alphabetical": cut(lines, screen_reads.ALPHA_WINDOW),
-        "standings": cut(snap.standings, screen_reads.STANDINGS_WINDOW),
+        "tables": cut(list(live), screen_selectors.TABLES_WINDOW),
+        "alphabetical": cut(lines, screen_selectors.ALPHA_WINDOW),
+        "standings": cut(snap.standings, screen_selectors.STANDINGS_WINDOW),
         "bracket": [(rnd.label, rnd.tables[:cap], len(rnd.tables)) for rnd in shown],
         "top": snap.ranking[:3],
     }
@@ -129,17 +129,17 @@ def test_the_windowed_read_costs_the_same_queries_at_20_and_200_players(fmt, sma
     # Rounds, their tables counted, the format's extras, the window's tables, the live names, the
     # bracket's first tables, and for a format ranked in play its standings (who sat, and the
     # ranking's own three). Life bands: one more for the players between rounds ("Where do I
-    # sit?" names the round they wait for: ``life_bands.reads.waiting``, issue 27). Points: no
+    # sit?" names the round they wait for: ``life_bands.selectors.waiting``, issue 27). Points: no
     # bracket (its table winners read like a ranking beside the standings, issue 28).
     assert counts[0] == {enums.Format.KNOCKOUT: 5, enums.Format.LIFE_BANDS: 8, enums.Format.POINTS: 8}[fmt]
 
 
 @given(st.integers(0, 10_000), st.integers(1, 500), st.integers(0, 50))
 def test_the_windows_of_a_list_show_every_item_once_per_round_of_cycles(total, size, start):
-    window = screen_reads.window_of(total, size, start)
+    window = screen_selectors.window_of(total, size, start)
     shown = []
     for cycle in range(start, start + window.count):
-        window = screen_reads.window_of(total, size, cycle)
+        window = screen_selectors.window_of(total, size, cycle)
         assert 0 <= window.offset < max(total, 1)
         shown.extend(range(window.offset, min(window.offset + size, total)))
     assert sorted(shown) == list(range(total))

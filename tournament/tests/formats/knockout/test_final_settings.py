@@ -22,8 +22,8 @@ from tournament import enums, simulation
 from tournament.errors import ServiceError
 from tournament.formats import registry
 from tournament.formats.base import FormatError
-from tournament.formats.knockout import reads
 from tournament.formats.knockout import rules as knockout
+from tournament.formats.knockout import selectors as knockout_selectors
 from tournament.formats.knockout import services as knockout_services
 from tournament.models import Table, Tournament
 from tournament.play import results
@@ -196,7 +196,7 @@ class TestFinalToWins:
         close(tournament, table)
         tournament.refresh_from_db()
         assert tournament.status == enums.TournamentStatus.FINISHED
-        assert [row.player.pk for row in reads.ranking(tournament)][:3] == [a, b, c]
+        assert [row.player.pk for row in knockout_selectors.ranking(tournament)][:3] == [a, b, c]
 
     def test_the_referee_page_shows_no_calculator(self, client, staff_user):
         tournament, table, (a, _b, _c) = final_of(3, final_target_kind="wins", final_wins_target=2)
@@ -263,7 +263,7 @@ class TestFinalToWins:
             close(tournament, tbl)
         tournament.refresh_from_db()
         assert tournament.status == enums.TournamentStatus.FINISHED
-        ranking = reads.ranking(tournament)
+        ranking = knockout_selectors.ranking(tournament)
         assert [row.player.pk for row in ranking][:4] == [a, first_winner, second_winner, last]
 
     def test_undoing_the_final_drops_unplayed_duels(self):
@@ -319,7 +319,7 @@ def test_whole_tournament_with_a_final_to_wins(players, seed):
         assert above.games_won >= below.games_won
     for duel in Table.objects.filter(round=final.round, is_duel=True):
         assert duel.wins_needed == 2 and duel.seats.filter(place=1, games_won=2).exists()
-    ranking = reads.ranking(tournament)
+    ranking = knockout_selectors.ranking(tournament)
     assert [row.place for row in ranking] == list(range(1, players + 1))
     assert [row.player.pk for row in ranking][: len(seats)] == [seat.player_id for seat in seats]
 

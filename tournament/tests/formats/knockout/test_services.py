@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from games.models import Game, GameStatus
 from tournament import enums, simulation
 from tournament.errors import NeedsChoice, ServiceError
-from tournament.formats.knockout import reads
+from tournament.formats.knockout import selectors as knockout_selectors
 from tournament.formats.knockout import services as knockout_services
 from tournament.models import Player, Round, Seat, Table
 from tournament.play import results
@@ -53,7 +53,7 @@ def assert_valid_tournament(tournament, players: int) -> None:
                 assert least <= len(ids) <= allowed, (rnd, len(ids))
             assert table.status in (enums.TableStatus.DECIDED, enums.TableStatus.CLOSED)
             assert table.seats.filter(place=1).count() == 1
-    ranking = reads.ranking(tournament)
+    ranking = knockout_selectors.ranking(tournament)
     assert sorted(row.player.pk for row in ranking) == sorted(
         Player.objects.filter(tournament=tournament).values_list("pk", flat=True)
     )
@@ -345,7 +345,7 @@ class TestFinal:
         assert places == {a: 1, c: 2, b: 3}
         result = knockout_services.generate_next_round(tournament=tournament, actor=None)
         assert result.finished
-        assert [row.player.pk for row in reads.ranking(tournament)] == [a, c, b]
+        assert [row.player.pk for row in knockout_selectors.ranking(tournament)] == [a, c, b]
 
 
 class TestPages:

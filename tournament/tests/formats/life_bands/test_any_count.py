@@ -22,8 +22,8 @@ from hypothesis import strategies as st
 
 from tournament import enums, seating, simulation
 from tournament.errors import NeedsChoice
-from tournament.formats.life_bands import reads
 from tournament.formats.life_bands import rules as life_bands
+from tournament.formats.life_bands import selectors as life_bands_selectors
 from tournament.formats.life_bands import services as life_bands_services
 from tournament.models import AuditEntry, Round, Table, Tournament
 from tournament.play.rounds import option_label
@@ -167,7 +167,7 @@ class TestServices:
         simulation.simulate(tournament, seed=players)
         tournament.refresh_from_db()
         assert tournament.status == enums.TournamentStatus.FINISHED
-        assert [row.place for row in reads.ranking(tournament)] == list(range(1, players + 1))
+        assert [row.place for row in life_bands_selectors.ranking(tournament)] == list(range(1, players + 1))
         for rnd in Round.objects.filter(tournament=tournament).exclude(stage=enums.Stage.GRAND_FINAL):
             for table in rnd.tables.all():
                 if table.seats.count() > 4:

@@ -23,8 +23,8 @@ from django.contrib.auth import get_user_model
 
 from games.models import Game, GameStatus
 from tournament import enums, simulation
-from tournament.formats.life_bands import reads
 from tournament.formats.life_bands import rules as life_bands
+from tournament.formats.life_bands import selectors as life_bands_selectors
 from tournament.formats.life_bands import services as life_bands_services
 from tournament.models import LedgerEntry, PoolEntry, Round, Seat, Table, Tournament
 from tournament.tests.helpers import seated
@@ -187,7 +187,7 @@ def test_the_band_cutting_tap_twice_cuts_one_band(setup, interleaved):
     assert [o.error for o in outcomes] == [None, None]
     assert LedgerEntry.objects.filter(kind=enums.LedgerKind.BAND_CUT, player_id=a).count() == 1
     assert PoolEntry.objects.filter(player_id=a).count() == 1
-    assert reads.bands_left(setup.tournament, [a])[a] == 1
+    assert life_bands_selectors.bands_left(setup.tournament, [a])[a] == 1
     assert_table_consistent(setup.table)
     assert_pool_consistent(setup.tournament)
 
@@ -228,7 +228,7 @@ def pool_of_seven() -> Tournament:
     assert len(others) == 7
     for table in others:
         cut_band(tournament, table, seated(table)[0])
-    assert len(reads.state(tournament).pool) == 7
+    assert len(life_bands_selectors.state(tournament).pool) == 7
     return tournament
 
 
@@ -243,7 +243,7 @@ def consolation_seats(tournament: Tournament) -> list[int]:
 @MODES
 def test_two_organiser_taps_form_the_pool_tables_once(pool_of_seven, interleaved):
     tournament = pool_of_seven
-    waiting = sorted(reads.state(tournament).pool)
+    waiting = sorted(life_bands_selectors.state(tournament).pool)
     organiser = user("organiser")
 
     outcomes = run_two(
@@ -306,7 +306,7 @@ def test_undoing_a_band_cut_while_the_organiser_seats_that_player(pool_of_seven,
     assert form.error is None
     if undo.error is None:
         assert cut not in consolation_seats(tournament)
-        assert reads.bands_left(tournament, [cut])[cut] == 2
+        assert life_bands_selectors.bands_left(tournament, [cut])[cut] == 2
         assert Seat.objects.get(table=table, player_id=cut).out_order is None
     else:
         # Seating the player closed the decided table they came from (``services._close_tables_left``):
@@ -314,7 +314,7 @@ def test_undoing_a_band_cut_while_the_organiser_seats_that_player(pool_of_seven,
         message = undo.error.message  # type: ignore[attr-defined]
         assert "already play at another table" in message or "is closed" in message
         assert cut in consolation_seats(tournament)
-        assert reads.bands_left(tournament, [cut])[cut] == 1
+        assert life_bands_selectors.bands_left(tournament, [cut])[cut] == 1
     if interleaved:
         assert undo.error is None
     assert_table_consistent(table)

@@ -14,7 +14,8 @@ from django.urls import reverse
 
 from tournament import enums, simulation
 from tournament.errors import NeedsChoice, ServiceError
-from tournament.formats.life_bands import dry_run, reads, services
+from tournament.formats.life_bands import dry_run, services
+from tournament.formats.life_bands import selectors as life_bands_selectors
 from tournament.models import Player, PoolEntry, Seat, Table, Tournament
 from tournament.tests.helpers import seated, url
 
@@ -48,7 +49,7 @@ def play_until(tournament: Tournament, done, *, seed: int = 5, form_pool: bool =
         if done(tournament):
             return
         assert tournament.status != enums.TournamentStatus.FINISHED, "finished before the state was reached"
-        where = reads.state(tournament)
+        where = life_bands_selectors.state(tournament)
         may_seat = (not where.main_open and not where.main_done) or (form_pool and len(where.pool) >= 3)
         if (may_seat or where.main_done) and advance(tournament, rng):
             continue
@@ -73,11 +74,11 @@ def test_between_rounds_the_phone_says_what_a_player_waits_for(client) -> None:
     tournament = simulation.create_field(fmt=enums.Format.LIFE_BANDS, players=11, seed=7)
 
     def between_rounds(t: Tournament) -> bool:
-        where = reads.state(t)
+        where = life_bands_selectors.state(t)
         return bool(where.main_round and not where.main_open and where.main_survivors and where.pool)
 
     play_until(tournament, between_rounds, form_pool=False)
-    where = reads.state(tournament)
+    where = life_bands_selectors.state(tournament)
     number = dict(Player.objects.filter(tournament=tournament).values_list("pk", "start_number"))
     survivor = phone(client, tournament, number[where.main_survivors[0]])
     assert "Next main round" in survivor and "2 life bands left" in survivor, survivor
@@ -116,12 +117,12 @@ def test_out_of_the_grand_final_the_phone_and_the_table_give_the_place(client, s
     table_page = client.get(url("referee_table", tournament, seat.table.pk)).content.decode()
     assert f"out · place {seat.place}" in table_page and "None" not in table_page
     # The ranking: those still in the grand final above the one out, who holds place 4.
-    ranking = reads.ranking(tournament)
+    ranking = life_bands_selectors.ranking(tournament)
     assert [row.player.pk for row in ranking].index(seat.player_id) == seat.place - 1
     # Played to its end, the places stay those of the order of elimination.
     dry_run.simulate(tournament, seed=1)
     seat.refresh_from_db()
-    assert [row.player.pk for row in reads.ranking(tournament)].index(seat.player_id) == seat.place - 1
+    assert [row.player.pk for row in life_bands_selectors.ranking(tournament)].index(seat.player_id) == seat.place - 1
 
 
 def test_through_from_the_pool_the_phone_says_wait_for_the_grand_final(client) -> None:
@@ -133,7 +134,7 @@ def test_through_from_the_pool_the_phone_says_wait_for_the_grand_final(client) -
         return PoolEntry.objects.filter(tournament=t, left_reason=PoolEntry.Left.QUALIFIED).exists()
 
     play_until(tournament, through_from_the_pool)
-    assert reads.state(tournament).grand_final is None
+    assert life_bands_selectors.state(tournament).grand_final is None
     entry = PoolEntry.objects.filter(tournament=tournament, left_reason=PoolEntry.Left.QUALIFIED).first()
     text = phone(client, tournament, entry.player.start_number)
     assert "Grand final reached" in text and "Wait for the grand final's seating." in text, text

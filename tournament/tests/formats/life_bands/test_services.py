@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from games.models import Game, GameStatus
 from tournament import enums, simulation
 from tournament.errors import ServiceError
-from tournament.formats.life_bands import reads
+from tournament.formats.life_bands import selectors as life_bands_selectors
 from tournament.formats.life_bands import services as life_bands_services
 from tournament.models import LedgerEntry, Player, PoolEntry, Round, Seat, Table
 
@@ -43,14 +43,14 @@ def assert_valid(tournament, players: int) -> None:
     # It finished when the referee closed the grand final's table; then every round is finished.
     assert gf_table.status == enums.TableStatus.CLOSED
     assert not Round.objects.filter(tournament=tournament).exclude(status=enums.RoundStatus.FINISHED).exists()
-    ranking = reads.ranking(tournament)
+    ranking = life_bands_selectors.ranking(tournament)
     assert [row.place for row in ranking] == list(range(1, players + 1))
     assert sorted(row.player.pk for row in ranking) == sorted(
         Player.objects.filter(tournament=tournament).values_list("pk", flat=True)
     )
     assert ranking[0].player.pk == gf_table.seats.get(place=1).player_id
     # Chips and bands only move through the ledger: nobody below zero bands.
-    for pid, left in reads.bands_left(tournament, [r.player.pk for r in ranking]).items():
+    for pid, left in life_bands_selectors.bands_left(tournament, [r.player.pk for r in ranking]).items():
         assert 0 <= left <= tournament.life_bands, pid
 
 
@@ -110,7 +110,7 @@ class TestTable:
         lose(tournament, table, a)
         seat = table.seats.get(player_id=a)
         assert seat.chips == 0 and seat.out_order == 1
-        assert reads.bands_left(tournament, [a])[a] == 1
+        assert life_bands_selectors.bands_left(tournament, [a])[a] == 1
         assert PoolEntry.objects.filter(player_id=a, left_at__isnull=True).exists()
         table.refresh_from_db()
         assert table.status == enums.TableStatus.PLAYING  # a table of 4 needs 2 out
@@ -154,7 +154,7 @@ class TestTable:
         table.refresh_from_db()
         life_bands_services.undo_last_loss(tournament=tournament, actor=None, table_id=table.pk, version=table.version)
         assert table.seats.get(player_id=a).chips == 1
-        assert reads.bands_left(tournament, [a])[a] == 2
+        assert life_bands_selectors.bands_left(tournament, [a])[a] == 2
         assert not PoolEntry.objects.filter(player_id=a, left_at__isnull=True).exists()
         assert Game.objects.filter(status=GameStatus.VOIDED).count() == 1
         assert LedgerEntry.objects.filter(kind=enums.LedgerKind.CORRECTION).count() == 2

@@ -86,11 +86,11 @@ def round_two_under_way() -> tuple[Tournament, Table]:
 
 def play_playoffs(tournament: Tournament, seed: int = 1) -> list[Round]:
     """Seat and play every play-off the settings ask for (a tie in one makes the next due)."""
-    from tournament.formats.points import reads as points_reads
+    from tournament.formats.points import selectors as points_selectors
 
     rng = random.Random(seed)
     seated_rounds = []
-    while points_reads.due_playoffs(tournament):
+    while points_selectors.due_playoffs(tournament):
         playoff = points_services.seat_playoff(tournament=tournament, actor=None)
         for table in playoff.tables.order_by("number"):
             simulation.play_table(tournament, table, rng, None)

@@ -190,7 +190,7 @@ class TestServices:
         assert second.number == 2 and "chosen: Allow a table of 5" in second.seating_note
         play_round(tournament, second)
         points_services.finish(tournament=tournament, actor=None)
-        ranking = points_services.reads.ranking(tournament)
+        ranking = points_services.points_selectors.ranking(tournament)
         assert [row.place for row in ranking] == [1, 2, 3, 4, 5]
 
     def test_tables_of_exactly_four_offer_a_smaller_table(self) -> None:
@@ -220,7 +220,7 @@ class TestServices:
         assert tournament.status == enums.TournamentStatus.FINISHED
         rounds = list(Round.objects.filter(tournament=tournament))
         assert rounds and all("chosen: Allow a table of 5" in r.seating_note for r in rounds)
-        assert [row.place for row in points_services.reads.ranking(tournament)] == [1, 2, 3, 4, 5]
+        assert [row.place for row in points_services.points_selectors.ranking(tournament)] == [1, 2, 3, 4, 5]
 
     def test_the_command_prints_the_ranking_and_the_choices(self) -> None:
         out, err = io.StringIO(), io.StringIO()

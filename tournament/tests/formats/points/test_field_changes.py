@@ -29,8 +29,8 @@ from hypothesis import strategies as st
 
 from tournament import desk, enums
 from tournament.errors import ServiceError
-from tournament.formats.points import reads
 from tournament.formats.points import rules as points
+from tournament.formats.points import selectors as points_selectors
 from tournament.formats.points import services as points_services
 from tournament.models import AuditEntry, Player, Round, Seat, Tournament
 from tournament.tests.formats.points.helpers import finish, play_round, points_field, start
@@ -199,7 +199,7 @@ def state(tournament: Tournament) -> tuple[object, ...]:
 
 
 def standing_of(tournament: Tournament, player_id: int):  # type: ignore[no-untyped-def]
-    return next(row for row in reads.ranking(tournament) if row.player.pk == player_id)
+    return next(row for row in points_selectors.ranking(tournament) if row.player.pk == player_id)
 
 
 @pytest.mark.django_db
@@ -216,7 +216,7 @@ class TestLateArrival:
         # (nobody has played yet: everyone shares the place, she is listed last).
         row = standing_of(tournament, lena.pk)
         assert (row.reached, row.reached_stage, row.place) == ("joins in round 2", "joins:2", 1)
-        assert reads.ranking(tournament)[-1].player.pk == lena.pk
+        assert points_selectors.ranking(tournament)[-1].player.pk == lena.pk
 
         play_round(tournament, first)
         second = start(tournament, seed=2)
@@ -365,7 +365,7 @@ class TestWithdrawal:
         assert row.reached == f"withdrew after round 1 · 1 missed round counts {worst_second}"
         assert row.reached_stage == "withdrew:1"
         # Everyone who sat every round keeps exactly their games' points and no note.
-        for other in reads.ranking(tournament):
+        for other in points_selectors.ranking(tournament):
             if other.player.pk != leaver:
                 assert other.reached == ""
                 assert other.points == sum(
@@ -392,7 +392,7 @@ def test_the_next_round_seats_exactly_who_is_there():
     third = start(tournament, seed=3)
     assert seated_in(third) == (set(ids) - {leaver}) | {lena.pk}
     play_round(tournament, third, seed=3)
-    notes = {row.player.pk: row.reached_stage for row in reads.ranking(tournament)}
+    notes = {row.player.pk: row.reached_stage for row in points_selectors.ranking(tournament)}
     assert (notes[lena.pk], notes[pauser], notes[leaver]) == ("joined:2", "paused:2", "withdrew:1")
 
 

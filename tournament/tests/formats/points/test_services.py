@@ -4,7 +4,7 @@ Rounds (``points_services.start_round``) seat every checked-in player at
 tables of 3-4 keeping players who met apart; games (``points_services.record_game``)
 give every hand still holding cards its value as penalty points and the
 winner 0; a table is decided after the games per round (or when time is
-called); the standings (``points.reads.ranking``) sum the valid games.
+called); the standings (``points.selectors.ranking``) sum the valid games.
 Every refusal leaves the database as it was. The CSV exports are tested in
 ``tests/views/test_exports.py``.
 """
@@ -21,8 +21,8 @@ from games.models import Game, GameScore, GameStatus
 from games.rules.uno import HOUSE_RULES_SCORING, STANDARD_SCORING
 from tournament import desk, enums, seating, simulation
 from tournament.errors import ServiceError
-from tournament.formats.points import reads
 from tournament.formats.points import rules as points_rules
+from tournament.formats.points import selectors as points_selectors
 from tournament.formats.points import services as points_services
 from tournament.formats.points.rules import GameResult
 from tournament.models import AuditEntry, Player, Round, Seat, Table, Tournament
@@ -319,7 +319,7 @@ class TestResults:
         assert table.status == enums.TableStatus.PLAYING
         assert table.seats.get(player_id=c).points == 10  # two games of 5 points
         assert Game.objects.filter(table=table, status=GameStatus.VOIDED).count() == 1
-        rows = {row.player.pk: row for row in reads.ranking(tournament)}
+        rows = {row.player.pk: row for row in points_selectors.ranking(tournament)}
         assert (rows[a].points, rows[b].points, rows[c].points) == (5, 5, 10)
 
     def test_retry_with_the_same_key_records_one_game(self, table_of_three):
@@ -435,14 +435,14 @@ class TestStandings:
         leaver = max(totals, key=totals.__getitem__)  # any player who played
         desk.withdraw_player(tournament=tournament, actor=None, player_id=leaver, confirmed=True)
 
-        rows = {row.player.pk: row for row in reads.ranking(tournament)}
+        rows = {row.player.pk: row for row in points_selectors.ranking(tournament)}
         assert rows[leaver].points == totals[leaver] > 0
         second = start(tournament, seed=2)
         assert leaver not in {pid for table in round_tables(second) for pid in table}
         assert sum(len(table) for table in round_tables(second)) == 11
         play_round(tournament, second, seed=2)
 
-        standings = reads.ranking(tournament)
+        standings = points_selectors.ranking(tournament)
         rows = {row.player.pk: row for row in standings}
         assert set(rows) == set(Player.objects.filter(tournament=tournament).values_list("pk", flat=True))
         # Round 2, missed, counts as its highest total (rules.py: a missed round never pays).
@@ -461,7 +461,7 @@ class TestStandings:
         leaver = Player.objects.filter(tournament=tournament).order_by("pk").first()
         desk.withdraw_player(tournament=tournament, actor=None, player_id=leaver.pk, confirmed=True)
         start(tournament)
-        players = [row.player.pk for row in reads.ranking(tournament)]
+        players = [row.player.pk for row in points_selectors.ranking(tournament)]
         assert leaver.pk not in players and len(players) == 12
 
     def test_undone_games_do_not_count(self, table_of_three):
@@ -469,7 +469,7 @@ class TestStandings:
         record(tournament, table, a, points={b: 50, c: 60})
         undo(tournament, table)
         record(tournament, table, b, points={a: 1, c: 2})
-        rows = {row.player.pk: row for row in reads.ranking(tournament)}
+        rows = {row.player.pk: row for row in points_selectors.ranking(tournament)}
         assert (rows[a].points, rows[b].points, rows[c].points) == (1, 0, 2)
         assert (rows[a].games_won, rows[b].games_won) == (0, 1)
 
@@ -567,7 +567,7 @@ def test_simulation_plays_every_round(players):
     assert all(r.seating_note.startswith("Repeated pairs: 0 ") for r in rounds)
     assert result.games == Game.objects.filter(table__round__tournament=tournament).count()
     assert result.games == tournament.games_per_round * sum(r.tables.count() for r in rounds)
-    standings = reads.ranking(tournament)
+    standings = points_selectors.ranking(tournament)
     ids = set(Player.objects.filter(tournament=tournament).values_list("pk", flat=True))
     assert sorted(row.player.pk for row in standings) == sorted(ids)
     assert [row.place for row in standings] == list(range(1, players + 1))
@@ -629,7 +629,7 @@ class TestPages:
         assert response.status_code == 200
         body = response.content.decode()
         assert "Standings" in body and "Penalty points" in body
-        names = [row.player.name for row in reads.ranking(tournament)]
+        names = [row.player.name for row in points_selectors.ranking(tournament)]
         positions = [body.index(f"<td>{name}</td>") for name in names]
         assert positions == sorted(positions)
 
@@ -689,7 +689,7 @@ class TestPages:
 
 
 def test_the_database_sums_the_games_as_the_rules_do() -> None:
-    """``reads.round_totals`` (summed by the database: a row per player and round) equals the
+    """``points_selectors.round_totals`` (summed by the database: a row per player and round) equals the
     rules' ``round_totals`` of the valid games read one by one: an undone game and another
     tournament's games count nowhere, and every win counts for its winner."""
     tournament, _table = round_two_under_way()
@@ -702,7 +702,7 @@ def test_the_database_sums_the_games_as_the_rules_do() -> None:
         game = games.setdefault(score.game_id, GameResult(score.game.table.round.number, score.game.winner_id or 0, {}))
         game.points[score.player_id] = score.points  # type: ignore[index]
     expected = sorted(points_rules.round_totals(games.values()))
-    summed = sorted(reads.round_totals(tournament))
+    summed = sorted(points_selectors.round_totals(tournament))
     assert summed == expected
     assert {number for _pid, number, *_rest in summed} == {1, 2}
     assert sum(won for *_rest, won in summed) == len(games)

@@ -20,8 +20,8 @@ from tournament import enums
 from tournament.desk.registration import set_fixed_seat
 from tournament.errors import ServiceError
 from tournament.formats import registry
-from tournament.formats.points import reads
 from tournament.formats.points import rules as points
+from tournament.formats.points import selectors as points_selectors
 from tournament.formats.points import services as points_services
 from tournament.models import Player, Round, Table, Tournament
 from tournament.play import corrections
@@ -309,7 +309,7 @@ class TestPlayoff:
         with pytest.raises(ServiceError, match="Tie on place 1 between") as refused:
             points_services.finish(tournament=tournament, actor=None)
         assert names[who["a1"]] in refused.value.message and names[who["b1"]] in refused.value.message
-        rows = {row.player.pk: row for row in reads.ranking(tournament)}
+        rows = {row.player.pk: row for row in points_selectors.ranking(tournament)}
         assert (rows[who["a1"]].place, rows[who["b1"]].place) == (1, 1)
         assert str(rows[who["a1"]].decided_by_label) == "tie: play-off due"
         assert (rows[who["a3"]].place, rows[who["b3"]].place) == (5, 5)
@@ -328,7 +328,7 @@ class TestPlayoff:
         # A second tap seats nothing more.
         with pytest.raises(ServiceError, match="Tables still playing: 1"):
             points_services.seat_playoff(tournament=tournament, actor=None)
-        rows = {row.player.pk: row for row in reads.ranking(tournament)}
+        rows = {row.player.pk: row for row in points_selectors.ranking(tournament)}
         assert str(rows[who["a1"]].decided_by_label) == "tie: play-off playing"
 
         # The referee's table page offers the calculator and says it is a play-off.
@@ -338,7 +338,7 @@ class TestPlayoff:
         set_dealer(tournament, table)
         record(tournament, table, who["b1"], points={who["a1"]: 12})
         assert refreshed(table).status == enums.TableStatus.DECIDED  # one game decides it
-        rows = {row.player.pk: row for row in reads.ranking(tournament)}
+        rows = {row.player.pk: row for row in points_selectors.ranking(tournament)}
         assert (rows[who["b1"]].place, rows[who["a1"]].place) == (1, 2)
         assert {str(rows[pid].decided_by_label) for pid in (who["a1"], who["b1"])} == {"play-off"}
         assert (rows[who["a1"]].points, rows[who["b1"]].points) == (0, 0)  # play-off points never count
@@ -360,7 +360,7 @@ class TestPlayoff:
             corrections.correct_game(**kwargs)
         corrections.correct_game(**kwargs, confirm=asked.value.fingerprint)
         tournament.refresh_from_db()
-        rows = {row.player.pk: row for row in reads.ranking(tournament)}
+        rows = {row.player.pk: row for row in points_selectors.ranking(tournament)}
         assert (rows[who["a1"]].place, rows[who["b1"]].place) == (1, 2)
 
         finished = client.post(reverse("tournament:next_round", args=[tournament.pk]), {"action": "finish"})
@@ -374,8 +374,8 @@ class TestPlayoff:
 
     def test_a_shared_place_needs_no_playoff(self):
         tournament, who = tied_on_first(points_tie_resolution="shared")
-        assert reads.due_playoffs(tournament) == []
-        rows = {row.player.pk: row for row in reads.ranking(tournament)}
+        assert points_selectors.due_playoffs(tournament) == []
+        rows = {row.player.pk: row for row in points_selectors.ranking(tournament)}
         assert (rows[who["a1"]].place, rows[who["b1"]].place) == (1, 1)
         assert str(rows[who["b1"]].decided_by_label) == "shared place"
         points_services.finish(tournament=tournament, actor=None)
@@ -383,7 +383,7 @@ class TestPlayoff:
 
     def test_criteria_none_and_every_place_send_more_ties_to_a_playoff(self):
         tournament, who = tied_on_first(points_tie_places="all")
-        due = reads.due_playoffs(tournament)
+        due = points_selectors.due_playoffs(tournament)
         assert [(tie.place, sorted(tie.players)) for tie in due] == [
             (1, sorted([who["a1"], who["b1"]])),
             (5, sorted([who["a3"], who["b3"]])),
@@ -460,7 +460,7 @@ def test_settings_show_and_save_the_rules_in_words(organiser):  # type: ignore[n
         "best_round",
         "shared",
     )
-    assert reads.ranking_notes(tournament) == [
+    assert points_selectors.ranking_notes(tournament) == [
         "A missed round counts the player's own average of the rounds played (rounded).",
         "Equal points: the lower best round. Players still tied share the place. "
         "The start number never decides a place.",
