@@ -71,7 +71,7 @@ def test_a_sign_up_registers_through_the_desk_and_shows_the_pass(client: Client)
     answer = post(client, tournament)
     assert answer.status_code == 200
     text = answer.content.decode()
-    assert "You are registered" in text and 'class="qr-code"' in text or "<svg" in text
+    assert "You are registered" in text and "<svg" in text
     player = Player.objects.get(tournament=tournament)
     assert (player.name, player.club, player.signed_up_online, player.status) == (
         "Anna Höller",
@@ -197,9 +197,9 @@ def test_a_revoked_pass_or_another_token_withdraws_nobody(client: Client) -> Non
     other = PlayerFactory(tournament=tournament)
     old = services.issue_pass(tournament=tournament, actor=None, player_id=player.pk)[1]
     services.issue_pass(tournament=tournament, actor=None, player_id=player.pk)
-    assert client.post(reverse("tournament:pass_withdraw", kwargs={"token": old}), {"confirm": "1"}).status_code == 410
-    guessed = "A" * 43
-    assert client.post(reverse("tournament:pass_withdraw", kwargs={"token": guessed}), {"confirm": "1"}).status_code == 404
+    for token, status in ((old, 410), ("A" * 43, 404)):
+        answer = client.post(reverse("tournament:pass_withdraw", kwargs={"token": token}), {"confirm": "1"})
+        assert answer.status_code == status
     assert set(Player.objects.values_list("status", flat=True)) == {enums.PlayerStatus.REGISTERED}
     # The service acts for the pass's own player only: a revoked pass id is refused too.
     old_pass = PlayerPass.objects.get(player=player, revoked_at__isnull=False)
@@ -218,7 +218,8 @@ def test_paid_first_a_paid_waiting_player_takes_the_latest_provisional_place(cli
     late = pass_link(post(client, tournament, name="Late Unpaid").content.decode())
     post(client, tournament, name="Waiting One")
     paid_waiting = PlayerFactory(tournament=tournament, status=enums.PlayerStatus.WAITING, name="Desk Paid")
-    assert "Provisional place: pay the fee of € 3.00 to fix it" in Client().get(late, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    late_before = Client().get(late, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Provisional place: pay the fee of € 3.00 to fix it" in late_before
     desk = staff_user(tournament, enums.Role.DESK)
     client.force_login(desk)
     answer = client.post(reverse("tournament:fee_paid", args=[tournament.pk, paid_waiting.pk]), {"paid": "1"})
@@ -253,7 +254,8 @@ def test_the_desk_sees_online_and_marks_paid_only_with_its_role(client: Client, 
     assert 'class="badge badge-online"' in page and "Fee paid" in page
     referee = staff_user(tournament, enums.Role.REFEREE)
     client.force_login(referee)
-    assert client.post(reverse("tournament:fee_paid", args=[tournament.pk, player.pk]), {"paid": "1"}).status_code == 403
+    fee_url = reverse("tournament:fee_paid", args=[tournament.pk, player.pk])
+    assert client.post(fee_url, {"paid": "1"}).status_code == 403
     elsewhere = PlayerFactory()
     client.force_login(staff_user(tournament, enums.Role.DESK))
     refused = client.post(reverse("tournament:fee_paid", args=[tournament.pk, elsewhere.pk]), {"paid": "1"})
@@ -271,7 +273,7 @@ class Inbox:
         self.messages: list[bytes] = []
         self.received = threading.Event()
 
-    async def handle_DATA(self, server, session, envelope):  # type: ignore[no-untyped-def]  # noqa: N802
+    async def handle_DATA(self, server, session, envelope):  # type: ignore[no-untyped-def]
         self.messages.append(envelope.content)
         self.received.set()
         return "250 OK"
