@@ -350,3 +350,31 @@ def test_the_sign_up_page_costs_the_same_at_20_and_500_players() -> None:
 
 SIGN_UP_PAGE_QUERIES = 2
 WITHDRAW_ASK_QUERIES = 14
+
+
+# --- the organiser's settings -----------------------------------------------------------------
+
+
+def test_the_settings_page_turns_sign_up_on_with_rules_and_announcement(client: Client, staff_user) -> None:  # type: ignore[no-untyped-def]
+    from tournament.tests.settings_page import settings_data
+
+    tournament = TournamentFactory()
+    assert not tournament.online_signup and not tournament.fee_fixes_place  # off by default
+    client.force_login(staff_user(tournament, enums.Role.ORGANISER))
+    page = client.get(reverse("tournament:settings", args=[tournament.pk]), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Online sign-up" in page and "A place is fixed only once the fee is paid" in page
+    assert "Players sign up themselves on a public page" in page  # the help text
+    bad = settings_data(tournament, online_signup="on", rules_url="not a link")
+    assert client.post(reverse("tournament:settings", args=[tournament.pk]), bad).status_code == 422
+    tournament.refresh_from_db()
+    assert not tournament.online_signup
+    good = settings_data(
+        tournament, online_signup="on", rules_text="Regeln", rules_url="unterwasseruno.at", announcement="Neu"
+    )
+    assert client.post(reverse("tournament:settings", args=[tournament.pk]), good).status_code == 302
+    tournament.refresh_from_db()
+    assert (tournament.online_signup, tournament.rules_url, tournament.announcement) == (
+        True,
+        "https://unterwasseruno.at",
+        "Neu",
+    )
