@@ -86,6 +86,8 @@ def test_a_player_signs_up_on_the_phone_and_the_desk_sees_online(  # type: ignor
     expect(page.locator(".pass-place")).to_have_text("Provisional place: pay the fee of € 3.00 to fix it.")
     expect(page.get_by_text("Finale bis 300 Punkte")).to_be_visible()
     no_serious_findings(page, "pass page after sign-up")
+    not_cut(page)
+    screenshot(page, "signup-03-pass-provisional-en")
 
     # A second phone, past capacity: the waiting list, its place.
     second = phone(browser, live_server, "en-US")
