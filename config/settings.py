@@ -12,6 +12,8 @@ Variables (see README):
     DJANGO_HSTS_INCLUDE_SUBDOMAINS, DJANGO_HSTS_PRELOAD  "1" adds the flag to that header; default off
     DJANGO_LOGIN_FAILURE_LIMIT    failed logins that lock a user name at one address; default 5
     DJANGO_PLAYER_PASS_FAILURES   wrong player-pass links one address may open in ten minutes; default 30
+    EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS, EMAIL_USE_SSL,
+    DEFAULT_FROM_EMAIL            mail for the online sign-up's confirmation; none without EMAIL_HOST
     DJANGO_LOGIN_LOCKOUT_MINUTES  how long that lock lasts; default 15
     DJANGO_PROXY_COUNT    proxies in front that append to X-Forwarded-For; default 0 (REMOTE_ADDR is the client)
     REDIS_URL (or CACHE_URL)  a Redis shared by every process (redis://host:6379/0); default: a cache per process
@@ -198,6 +200,17 @@ PROXY_COUNT = env_int("DJANGO_PROXY_COUNT", 0)
 # Failed look-ups of player passes per address (tournament.passes.limits, django-ratelimit in the
 # shared cache): past them the address gets 429 until the window ends.
 PLAYER_PASS_FAILURES = f"{env_int('DJANGO_PLAYER_PASS_FAILURES', 30, minimum=1)}/10m"
+
+# Mail (the online sign-up's confirmation with the pass link, ``tournament.passes.signup``): sent
+# only when EMAIL_HOST is set; without it no mail is sent and the sign-up page says so.
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "").strip()
+EMAIL_PORT = env_int("EMAIL_PORT", 587, minimum=1)
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_flag("EMAIL_USE_TLS", EMAIL_PORT == 587)
+EMAIL_USE_SSL = env_flag("EMAIL_USE_SSL", EMAIL_PORT == 465)
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10, minimum=1)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "spielleitung@localhost")
 AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
 AXES_COOLOFF_TIME = timedelta(minutes=LOGIN_LOCKOUT_MINUTES)
 # The user name at one address (see the module docstring for why not the address alone).

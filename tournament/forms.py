@@ -146,6 +146,11 @@ SETTINGS_TAIL = (
     "display_rotation_seconds",
     "display_language",
     "listed",
+    "online_signup",
+    "rules_text",
+    "rules_url",
+    "announcement",
+    "fee_fixes_place",
 )
 
 
@@ -155,6 +160,13 @@ class TournamentSettingsForm(forms.ModelForm):
     settings form (``Format.settings_form``), named and ordered as the format lists them. The
     posted values of the format's own settings are set on the instance (``format_settings``);
     another format's settings are not fields here, so a posted one is ignored."""
+
+    rules_url = forms.URLField(
+        label=_("rules: link"),
+        required=False,
+        assume_scheme="https",
+        help_text=_("Optional: where the full rules can be read."),
+    )
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
@@ -185,6 +197,8 @@ class TournamentSettingsForm(forms.ModelForm):
         widgets = {
             "date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             "start_time": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+            "rules_text": forms.Textarea(attrs={"rows": 4}),
+            "announcement": forms.Textarea(attrs={"rows": 3}),
         }
 
     def _post_clean(self) -> None:
@@ -371,3 +385,24 @@ class TombolaSettingsForm(forms.Form):
         required=False,
         help_text=_("When there are more prizes than players present."),
     )
+
+
+class SignUpForm(forms.Form):
+    """The public sign-up page (``views.signup``). The fields never refuse on their own beyond
+    their length: the service (``passes.signup.sign_up``) words what is missing or wrong."""
+
+    name = forms.CharField(label=_("Name"), required=False, max_length=2000)
+    club = forms.CharField(label=_("Club"), required=False, max_length=2000)
+    contact = forms.CharField(
+        label=_("E-mail or phone"),
+        required=False,
+        max_length=2000,
+        help_text=_("The organiser's only way to reach you. With an e-mail address you also get your pass by mail."),
+    )
+    rules_accepted = forms.BooleanField(label=_("I accept the tournament's rules"), required=False)
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.fields["name"].widget.attrs.update(maxlength="120", autocomplete="name")
+        self.fields["club"].widget.attrs.update(maxlength="120", autocomplete="organization")
+        self.fields["contact"].widget.attrs.update(maxlength="200", autocomplete="email")

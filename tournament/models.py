@@ -107,6 +107,40 @@ class Tournament(models.Model):
         validators=[MinValueValidator(Decimal("0"))],
     )
 
+    # Sign-up before the day (issue 32, item 2: ``passes.signup``): the public sign-up page, the
+    # organiser's rules and announcements shown there and on the pass, and the fee that fixes a place.
+    online_signup = models.BooleanField(
+        _("online sign-up"),
+        default=False,
+        help_text=_(
+            "Players sign up themselves on a public page (linked from the phone page) while a registration "
+            "window is open, and get their pass at once."
+        ),
+    )
+    rules_text = models.TextField(
+        _("rules text"),
+        blank=True,
+        default="",
+        help_text=_("Shown at the online sign-up, where players accept the tournament's rules."),
+    )
+    rules_url = models.URLField(
+        _("rules: link"), blank=True, default="", help_text=_("Optional: where the full rules can be read.")
+    )
+    announcement = models.TextField(
+        _("announcement for players"),
+        blank=True,
+        default="",
+        help_text=_("Rule changes and news: shown at the online sign-up and on every player's pass."),
+    )
+    fee_fixes_place = models.BooleanField(
+        _("a place is fixed only once the fee is paid"),
+        default=False,
+        help_text=_(
+            "An unpaid online sign-up holds a provisional place. When the tournament is full, a player who has "
+            "paid takes the place of the latest unpaid online sign-up, who moves to the top of the waiting list."
+        ),
+    )
+
     # Table settings (all formats).
     table_size = models.PositiveSmallIntegerField(
         _("preferred table size"), default=3, validators=[MinValueValidator(2), MaxValueValidator(8)]
@@ -403,6 +437,10 @@ class Player(models.Model):
     seat_need = models.CharField(_("seat need"), max_length=20, choices=enums.SeatNeed.choices, blank=True, default="")
     registered_at = models.DateTimeField(auto_now_add=True)
     status_changed_at = models.DateTimeField(auto_now_add=True)
+    # Sign-up before the day (issue 32, item 2): signed up on the public page (the desk's "online"
+    # marker), and when the desk took the fee (``desk.registration.set_fee_paid``; None: not paid).
+    signed_up_online = models.BooleanField(_("signed up online"), default=False)
+    fee_paid_at = models.DateTimeField(_("fee paid"), null=True, blank=True)
     # Case- and space-folded name, to warn about a second registration of one person.
     name_key = models.CharField(max_length=120, db_index=True, editable=False)
     # Name and club folded for search and sorting (tournament.folding.search_text): "hoeller" finds "Höller",

@@ -14,6 +14,7 @@ from tournament.views import (
     public_link,
     referee,
     rounds,
+    signup,
     tombola,
 )
 
@@ -135,6 +136,10 @@ urlpatterns = [
     # The player's pass (tournament.passes): the token is the key, no account.
     path("pass/<str:token>/", passes.pass_page, name="pass"),
     path("pass/<str:token>/seated/", passes.sit_down, name="pass_sit_down"),
+    # Sign-up before the day (issue 32, item 2).
+    path("p/<public_key:public_key>/sign-up/", signup.sign_up, name="sign_up"),
+    path("pass/<str:token>/withdraw/", signup.withdraw, name="pass_withdraw"),
+    path("t/<int:tournament_id>/players/<int:player_id>/fee/", signup.fee_paid, name="fee_paid"),
     path("t/<int:tournament_id>/players/<int:player_id>/pass/", passes.desk_pass, name="desk_pass"),
     path("t/<int:tournament_id>/players/<int:player_id>/pass/new/", passes.new_pass, name="new_pass"),
 ]

@@ -58,6 +58,16 @@ def named_id(detail: dict[str, Any], keys: tuple[str, ...]) -> int | None:
     return None
 
 
+class PassHolder(AnonymousUser):
+    """The actor of a desk service called by a player with their pass (the online sign-up, "Withdraw"
+    on the pass page): no user; ``audit`` writes its entries as the player (``actor_player``), the
+    player ``player_id`` names, or (None) the player the entry concerns (a sign-up: the new player)."""
+
+    def __init__(self, player_id: int | None = None) -> None:
+        super().__init__()
+        self.player_id = player_id
+
+
 def audit(tournament: Tournament | None, user: User | None, action: str, /, **detail: Any) -> None:
     """Write who did what (``action``, a stable code) with its details (JSON).
 
@@ -66,8 +76,16 @@ def audit(tournament: Tournament | None, user: User | None, action: str, /, **de
     of ``tournament``) and where the write came from (the request's page and device,
     see ``tournament.middleware``; empty outside a request).
     """
+    player_id = named_id(detail, PLAYER_KEYS)
+    by_player = (user.player_id or player_id) if isinstance(user, PassHolder) else None
     _write(
-        tournament, user, action, detail, table_id=named_id(detail, TABLE_KEYS), player_id=named_id(detail, PLAYER_KEYS)
+        tournament,
+        user,
+        action,
+        detail,
+        table_id=named_id(detail, TABLE_KEYS),
+        player_id=player_id,
+        actor_player_id=by_player,
     )
 
 

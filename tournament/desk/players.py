@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from datetime import timedelta
+from typing import Any
 
+from django.db.models import Case, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -41,20 +44,107 @@ def active_count(tournament: Tournament) -> int:
     return Player.objects.filter(tournament=tournament, status__in=ACTIVE_STATUSES).count()
 
 
+def waiting_list_order(tournament: Tournament) -> list[Any]:
+    """The waiting list's order: who joined first (``WAITING_LIST_ORDER``); where a place is fixed
+    only once the fee is paid (``Tournament.fee_fixes_place``), the players who paid come first."""
+    if not tournament.fee_fixes_place:
+        return list(WAITING_LIST_ORDER)
+    paid = Case(When(fee_paid_at__isnull=False, then=Value(0)), default=Value(1))
+    return [paid, *WAITING_LIST_ORDER]
+
+
 def promote_from_waiting_list(tournament: Tournament, actor: User | None) -> list[Player]:
-    """Move waiting players up while there is room. Caller holds the tournament lock."""
+    """Move waiting players up while there is room, then let paid players take provisional places
+    (``paid_first``). Caller holds the tournament lock."""
     free = tournament.capacity - active_count(tournament)
-    if free <= 0:
-        return []
-    promoted = list(
-        Player.objects.select_for_update()
-        .filter(tournament=tournament, status=enums.PlayerStatus.WAITING)
-        .order_by(*WAITING_LIST_ORDER)[:free]
-    )
+    promoted = []
+    if free > 0:
+        promoted = list(
+            Player.objects.select_for_update()
+            .filter(tournament=tournament, status=enums.PlayerStatus.WAITING)
+            .order_by(*waiting_list_order(tournament))[:free]
+        )
     now = timezone.now()
     for player in promoted:
         player.status = enums.PlayerStatus.REGISTERED
         player.status_changed_at = now
         player.save(update_fields=["status", "status_changed_at"])
         audit(tournament, actor, "player_moved_up", player=player.pk, name=player.name)
-    return promoted
+    return promoted + paid_first(tournament, actor)
+
+
+def provisional(tournament: Tournament, player: Player) -> bool:
+    """Does ``player`` hold a provisional place: an online sign-up holding a place (not checked in)
+    without the fee paid, where the fee fixes a place?"""
+    return (
+        tournament.fee_fixes_place
+        and player.signed_up_online
+        and player.fee_paid_at is None
+        and player.status == enums.PlayerStatus.REGISTERED
+    )
+
+
+def paid_first(tournament: Tournament, actor: User | None) -> list[Player]:
+    """ "Paid ones come first when capacity is short" (``Tournament.fee_fixes_place``; the rules: "Ein
+    fixer Teilnahme-Platz besteht, sobald der Betrag dem Verein ausgehändigt wurde und die maximale
+    Teilnehmerzahl noch nicht erreicht ist").
+
+    Concretely: while a player who paid waits and an unpaid online sign-up holds a provisional place
+    (``provisional``: registered, not checked in), the paid player takes that place and the unpaid
+    one moves to the top of the waiting list, behind only the paid players still waiting. The
+    latest of the provisional sign-ups gives way first (the earliest keep theirs longest); a paid
+    place, a checked-in player and a place taken at the desk are never given up. Audited on both
+    players (``place_taken_by_payment``, ``provisional_place_lost``), which their passes show.
+    The waiting player's new position: one microsecond before the first waiting player's time of
+    joining the waiting list (``WAITING_LIST_ORDER``). Caller holds the tournament lock; returns
+    the players moved up."""
+    if not tournament.fee_fixes_place:
+        return []
+    paid_waiting = list(
+        Player.objects.select_for_update()
+        .filter(tournament=tournament, status=enums.PlayerStatus.WAITING, fee_paid_at__isnull=False)
+        .order_by(*WAITING_LIST_ORDER)
+    )
+    if not paid_waiting:
+        return []
+    holders = list(
+        Player.objects.select_for_update()
+        .filter(
+            tournament=tournament,
+            status=enums.PlayerStatus.REGISTERED,
+            signed_up_online=True,
+            fee_paid_at__isnull=True,
+        )
+        .order_by("-registered_at", "-pk")[: len(paid_waiting)]
+    )
+    moved = []
+    for paid, holder in zip(paid_waiting, holders, strict=False):
+        first = (
+            Player.objects.filter(tournament=tournament, status=enums.PlayerStatus.WAITING)
+            .exclude(pk=paid.pk)
+            .order_by(*WAITING_LIST_ORDER)
+            .values_list("status_changed_at", flat=True)
+            .first()
+        )
+        now = timezone.now()
+        holder.status = enums.PlayerStatus.WAITING
+        holder.status_changed_at = min(now, first - timedelta(microseconds=1)) if first else now
+        holder.save(update_fields=["status", "status_changed_at"])
+        paid.status, paid.status_changed_at = enums.PlayerStatus.REGISTERED, now
+        paid.save(update_fields=["status", "status_changed_at"])
+        audit(tournament, actor, "provisional_place_lost", player=holder.pk, name=holder.name, to_player=paid.pk)
+        audit(tournament, actor, "place_taken_by_payment", player=paid.pk, name=paid.name, from_player=holder.pk)
+        moved.append(paid)
+    return moved
+
+
+def waiting_place(tournament: Tournament, player: Player) -> int | None:
+    """The player's place on the waiting list (1 is next), None when not waiting (one query)."""
+    if player.status != enums.PlayerStatus.WAITING:
+        return None
+    ids = list(
+        Player.objects.filter(tournament=tournament, status=enums.PlayerStatus.WAITING)
+        .order_by(*waiting_list_order(tournament))
+        .values_list("pk", flat=True)
+    )
+    return ids.index(player.pk) + 1 if player.pk in ids else None

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tournament import enums, folding
-from tournament.desk.players import active_count, lock_player, name_key
+from tournament.desk.players import active_count, lock_player, name_key, promote_from_waiting_list
 from tournament.errors import NeedsConfirmation, ServiceError
 from tournament.middleware import current_origin
 from tournament.models import AuditEntry, Player, Tournament
@@ -51,18 +51,29 @@ def register_player(
     contact: str = "",
     confirm_same_name: bool = False,
     confirm_outside_window: bool = False,
+    online: bool = False,
 ) -> Registration:
     """Register one player. Past capacity the player joins the waiting list.
 
     A second registration with the same name, or one outside every
     registration window, raises ``NeedsConfirmation`` unless confirmed.
+
+    ``online``: the player signs up on the public page (``passes.signup``), with no one to ask:
+    refused instead (nothing saved) when the organiser has not allowed online sign-up, the
+    tournament is under way, no registration window is open, the contact is missing, or a player
+    with the same folded name and club is registered (``name_key`` of both; a namesake of another
+    club is a different person). The player is marked ``signed_up_online``.
     """
     name, club, contact = name.strip(), club.strip(), contact.strip()
     _validate_player_fields(name, club, contact)
+    if online and not contact:
+        raise ServiceError(_("Give an e-mail address or a phone number, so the organiser can reach you."))
     with transaction.atomic():
         locked = lock_tournament(tournament.pk)
         if locked.status == enums.TournamentStatus.FINISHED:
             raise ServiceError(_("The tournament is finished; no more registrations."))
+        if online:
+            _refuse_online(locked, name, club)
         if not confirm_outside_window and not _window_open(locked):
             raise NeedsConfirmation(_("No registration window is open now. Register anyway?"), kind="outside_window")
         key = name_key(name)
@@ -72,9 +83,31 @@ def register_player(
                 % {"name": name},
                 kind="same_name",
             )
-        player = _create_player(locked, actor, name, club, contact)
+        player = _create_player(locked, actor, name, club, contact, online=online)
         bump(locked)
     return Registration(player=player, waitlisted=player.status == enums.PlayerStatus.WAITING)
+
+
+def _refuse_online(tournament: Tournament, name: str, club: str) -> None:
+    """Why an online sign-up cannot be taken now, as a ``ServiceError`` (see ``register_player``)."""
+    if not tournament.online_signup:
+        raise ServiceError(_("Online sign-up is not open for this tournament. Ask the organiser."))
+    if tournament.status != enums.TournamentStatus.REGISTRATION:
+        raise ServiceError(_("The tournament is under way; sign up at the desk."))
+    if not _window_open(tournament):
+        raise ServiceError(_("Registration is closed now. Sign-up is open only while a registration window is."))
+    club_key = name_key(club)
+    for other_club in Player.objects.filter(tournament=tournament, name_key=name_key(name)).values_list(
+        "club", flat=True
+    ):
+        if name_key(other_club) == club_key:
+            raise ServiceError(
+                _(
+                    "“%(name)s” is already signed up for this tournament. If that is you, open your pass; "
+                    "if you lost it, ask the desk for a new one."
+                )
+                % {"name": name}
+            )
 
 
 def _window_open(tournament: Tournament) -> bool:
@@ -103,13 +136,42 @@ def _player_field_errors(name: str, club: str, contact: str) -> list[str]:
     return errors
 
 
-def _create_player(tournament: Tournament, actor: User | None, name: str, club: str, contact: str) -> Player:
+def _create_player(
+    tournament: Tournament, actor: User | None, name: str, club: str, contact: str, *, online: bool = False
+) -> Player:
     full = active_count(tournament) >= tournament.capacity
     status = enums.PlayerStatus.WAITING if full else enums.PlayerStatus.REGISTERED
     player = Player.objects.create(
-        tournament=tournament, name=name, club=club, contact=contact, status=status, name_key=name_key(name)
+        tournament=tournament,
+        name=name,
+        club=club,
+        contact=contact,
+        status=status,
+        name_key=name_key(name),
+        signed_up_online=online,
     )
-    audit(tournament, actor, "player_registered", player=player.pk, name=name, waiting=full)
+    if online:
+        audit(tournament, actor, "player_registered", player=player.pk, name=name, waiting=full, online=True)
+    else:
+        audit(tournament, actor, "player_registered", player=player.pk, name=name, waiting=full)
+    return player
+
+
+def set_fee_paid(*, tournament: Tournament, actor: User, player_id: int, paid: bool) -> Player:
+    """The desk took the entry fee (``paid``) or takes the mark back (a mistake). Audited
+    (``fee_paid`` / ``fee_paid_undone``). Where the fee fixes a place (``fee_fixes_place``) a paid
+    player on the waiting list takes a provisional place at once (``players.paid_first``)."""
+    with transaction.atomic():
+        locked = lock_tournament(tournament.pk)
+        player = lock_player(locked, player_id)
+        if (player.fee_paid_at is not None) == paid:
+            return player
+        player.fee_paid_at = timezone.now() if paid else None
+        player.save(update_fields=["fee_paid_at"])
+        audit(locked, actor, "fee_paid" if paid else "fee_paid_undone", player=player.pk, name=player.name)
+        promote_from_waiting_list(locked, actor)
+        bump(locked)
+    player.refresh_from_db(fields=["status", "status_changed_at"])
     return player
 
 

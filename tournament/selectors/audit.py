@@ -385,6 +385,13 @@ SENTENCES = {
     "player_back": gettext_lazy("%(player)s is back from round %(number)s."),
     "player_no_show": gettext_lazy("%(player)s marked as no-show."),
     "player_reinstated": gettext_lazy("%(player)s reinstated."),
+    # Sign-up before the day (issue 32, item 2).
+    "fee_paid": gettext_lazy("Entry fee of %(player)s paid."),
+    "fee_paid_undone": gettext_lazy("Entry fee of %(player)s marked as not paid."),
+    "provisional_place_lost": gettext_lazy(
+        "%(player)s had not paid: a player who paid took the provisional place; to the top of the waiting list."
+    ),
+    "place_taken_by_payment": gettext_lazy("%(player)s paid and took a provisional place of a player who had not."),
     "tombola_prize_added": gettext_lazy("Tombola: prize %(position)s “%(name)s” added."),
     "tombola_prize_renamed": gettext_lazy("Tombola: prize %(position)s renamed to “%(now)s” (was “%(was)s”)."),
     "tombola_prize_moved": gettext_lazy("Tombola: “%(name)s” moved from place %(was)s to place %(now)s."),
@@ -404,6 +411,7 @@ SENTENCES = {
 }
 # Sentences added after the action's own, when its detail says so.
 WAITING = gettext_lazy("On the waiting list.")
+SIGNED_UP_ONLINE = gettext_lazy("Signed up online.")
 OVERRIDE = gettext_lazy("Checked in with open items: %(items)s.")
 OVERRIDE_REASON = gettext_lazy("Reason: %(reason)s.")
 START_NUMBER = gettext_lazy("Start number %(number)s.")
@@ -460,6 +468,8 @@ def _describe(
 def _extras(action: str, detail: Mapping[str, Any], values: Mapping[str, Any]) -> Iterable[str]:
     if detail.get("waiting") and action in ("player_registered", "player_reinstated"):
         yield str(WAITING)
+    if detail.get("online") and action == "player_registered":
+        yield str(SIGNED_UP_ONLINE)
     if action == "player_checked_in":
         if detail.get("override") and detail.get("open_items"):
             yield str(OVERRIDE) % {"items": ", ".join(checklist_label(str(label)) for label in detail["open_items"])}

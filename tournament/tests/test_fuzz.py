@@ -510,3 +510,47 @@ def test_the_player_pass_never_answers_5xx_and_refusals_change_nothing(
             check(client, ("get", f"/pass/{token}/", query, htmx))
 
     run()
+
+
+@pytest.mark.parametrize("which", FORMATS)
+def test_the_sign_up_and_the_pass_withdrawal_never_answer_5xx_and_refusals_change_nothing(
+    client: Client, built: dict[str, Scenario], which: str
+) -> None:
+    """Sign-up before the day (issue 32, item 2): the public sign-up page (its form with hostile
+    names, clubs, contacts and rules ticks; sign-up allowed or not, the tournament in play or still
+    registering) and "Withdraw from the tournament" with live, replaced and hostile tokens and
+    hostile confirmations. A refused post (422, 409, 404, 410, 429) changes nothing."""
+    scenario = built[which]
+    registering = TournamentFactory(name=f"Fuzz sign-up {which}", capacity=4, online_signup=True)
+    Tournament.objects.filter(pk=scenario.tournament.pk).update(online_signup=True)
+    player = PlayerFactory(tournament=registering, name=f"Fuzz signed {which}")
+    _old, replaced = pass_services.issue_pass(tournament=registering, actor=None, player_id=player.pk)
+    _live, live = pass_services.issue_pass(tournament=registering, actor=None, player_id=player.pk)
+    keys = [registering.public_key, scenario.tournament.public_key]
+    tokens = [live, replaced, "A" * 43, "x", "%00", live[:-1]]
+    field = st.one_of(
+        st.sampled_from(HOSTILE_TEXT), st.sampled_from(["Fuzz Anna", "UNO Club", "a@b.org", "+43 1234567"])
+    )
+
+    @FUZZ_SETTINGS
+    @given(
+        key=st.sampled_from(keys),
+        token=st.sampled_from(tokens),
+        sign_up=st.booleans(),
+        name=field,
+        club=field,
+        contact=field,
+        accepted=st.sampled_from(["on", "", "0", "\x00", "1" * 300]),
+        confirm=st.sampled_from(["1", "0", "", "yes", "\x00"]),
+        htmx=st.booleans(),
+    )
+    def run(
+        key: str, token: str, sign_up: bool, name: str, club: str, contact: str, accepted: str, confirm: str, htmx: bool
+    ) -> None:
+        if sign_up:
+            data = {"name": name, "club": club, "contact": contact, "rules_accepted": accepted}
+            check(client, ("post", f"/p/{key}/sign-up/", data, htmx))
+        else:
+            check(client, ("post", f"/pass/{token}/withdraw/", {"confirm": confirm}, htmx))
+
+    run()

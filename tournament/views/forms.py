@@ -171,6 +171,12 @@ class CheckInForm(RowForm):
     all_checked = Flag()
 
 
+class FeeForm(RowForm):
+    """The desk's "Fee paid" (``paid=1``) or its undo (any other value)."""
+
+    paid = Flag()
+
+
 class ReturnedForm(PostedForm):
     returned = Flag()
 

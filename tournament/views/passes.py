@@ -23,7 +23,7 @@ from tournament.errors import ServiceError
 from tournament.formats import registry
 from tournament.http import HtmxHttpRequest, answers_refusals
 from tournament.models import Player, PlayerPass, Tournament
-from tournament.passes import limits, services, tokens
+from tournament.passes import limits, services, signup, tokens
 from tournament.permissions import tournament_role
 from tournament.polling import POLL_SECONDS, answer_if_unchanged, etag_for
 from tournament.selectors import passes as passes_selectors
@@ -90,6 +90,7 @@ def _render(
         "shown": shown,
         "tournament": shown.tournament,
         "fmt": registry.of(shown.tournament),
+        "signup": signup.status(shown.player),
         "token": token,
         "error": error,
         "public_page": True,

@@ -33,7 +33,7 @@ from playwright.sync_api import Browser, Page, expect
 from tournament import enums
 from tournament.desk import tombola
 from tournament.formats import registry
-from tournament.models import ChecklistItem, Player, StaffRole
+from tournament.models import ChecklistItem, Player, StaffRole, Tournament
 from tournament.passes import services as pass_services
 from tournament.tests.browser.axe import describe, serious, violations
 from tournament.tests.browser.conftest import PASSWORD, TABLET, TIMEOUT_MS, log_in
@@ -108,6 +108,7 @@ SKIPPED = {
     "tournament:tombola_screen": "POST only (tombola)",
     "tournament:new_pass": "POST only (the desk's pass page)",
     "tournament:pass_sit_down": "POST only (the player's pass page)",
+    "tournament:fee_paid": "POST only (the desk's check-in row)",
 }
 # Django's admin: its own pages, not this site's (staff use the tournament pages).
 SKIPPED_NAMESPACES = ("admin:",)
@@ -121,7 +122,23 @@ UNLINKED: dict[str, tuple[str, Callable[[scenarios.Scenario], str]]] = {
     "tournament:equipment": (enums.Role.DESK, lambda s: reverse("tournament:equipment", args=[s.tournament.pk])),
     # A player's pass (its link is printed on the start card): a player seated at a playing table.
     "tournament:pass": (PUBLIC, lambda s: pass_of_playing(s)),
+    # Sign-up before the day: the phone page links it only while the organiser allows it (turned on here).
+    "tournament:sign_up": (PUBLIC, lambda s: sign_up_of(s)),
+    # "Withdraw from the tournament", asked first (linked from the pass page).
+    "tournament:pass_withdraw": (PUBLIC, lambda s: withdraw_of_playing(s)),
 }
+
+
+def sign_up_of(scenario: scenarios.Scenario) -> str:
+    """The sign-up page of the scenario's tournament not yet in play, with online sign-up on."""
+    Tournament.objects.filter(pk=scenario.ready.pk).update(online_signup=True, rules_text="Rules.")
+    return reverse("tournament:sign_up", args=[scenario.ready.public_key])
+
+
+def withdraw_of_playing(scenario: scenarios.Scenario) -> str:
+    """The withdrawal question of a seated player's pass (``pass_of_playing``)."""
+    token = pass_of_playing(scenario).rstrip("/").rsplit("/", 1)[1]
+    return reverse("tournament:pass_withdraw", kwargs={"token": token})
 
 
 def pass_of_playing(scenario: scenarios.Scenario) -> str:
@@ -139,6 +156,8 @@ PUBLIC_PAGES = {
     "tournament:accessibility",
     "tournament:plan",
     "tournament:pass",
+    "tournament:sign_up",
+    "tournament:pass_withdraw",
 }
 # Patterns audited once per table state (dealer pick, playing, decided), not once in all.
 EACH_VARIANT = {"tournament:referee_table", "tournament:table_corrections"}

@@ -442,6 +442,17 @@ def case_set_fixed_seat(t: Tournament, a: Any) -> tuple[Call, str]:
     ), "fixed_seat_set"
 
 
+def case_set_fee_paid(t: Tournament, a: Any) -> tuple[Call, str]:
+    player = register(t, a, "Zahlt").player
+    return partial(registration.set_fee_paid, tournament=t, actor=a, player_id=player.pk, paid=True), "fee_paid"
+
+
+def case_set_fee_paid_undone(t: Tournament, a: Any) -> tuple[Call, str]:
+    player = register(t, a, "Zahlt nicht").player
+    registration.set_fee_paid(tournament=t, actor=a, player_id=player.pk, paid=True)
+    return partial(registration.set_fee_paid, tournament=t, actor=a, player_id=player.pk, paid=False), "fee_paid_undone"
+
+
 AUDIT_CASES = audit_cases(globals())
 
 

@@ -194,6 +194,8 @@ class Scenario:
             "export_standings": ("get", url("export_standings", t), {}),
             "export_games": ("get", url("export_games", t), {}),
             "audit_log": ("get", url("audit_log", t), {}),
+            # The desk's "Fee paid" (issue 32, item 2) for a seated player.
+            "fee_paid": ("post", url("fee_paid", t, ids[0]), {"paid": "1"}),
         }
         if self.fresh is not None:
             fresh = self.fresh

@@ -32,7 +32,7 @@ from django.urls import resolve, reverse
 from games.models import Game, GameStatus
 from games.rules.uno import HOUSE_RULES_SCORING
 from tournament import enums
-from tournament.models import LedgerEntry, PoolEntry, Round, Seat, TrackerGame
+from tournament.models import AuditEntry, LedgerEntry, Player, PoolEntry, Round, Seat, TrackerGame
 from tournament.tests.helpers import OUTSIDERS, refreshed, seated, url
 from tournament.tests.views.scenarios import (  # noqa: F401 (fixtures)
     FORMATS,
@@ -64,7 +64,17 @@ REFEREE_VIEWS = {
     "half_tracker_post",
 }
 COMMON_PLAY = ["referee_tables", "referee_table", "table_cards", "ranking"]
-COMMON_ORGANISER = ["rounds", "next_round", "next_round_playing", "export_standings", "export_games", "audit_log"]
+COMMON_ORGANISER = [
+    "rounds",
+    "next_round",
+    "next_round_playing",
+    "export_standings",
+    "export_games",
+    "audit_log",
+    "fee_paid",
+]
+# The desk's views in the matrix: the desk of the tournament uses them too (issue 32, item 2).
+DESK_VIEWS = {"fee_paid"}
 # The staff views of play of each format (request names of ``Scenario.requests``).
 VIEWS = {
     KNOCKOUT: [*COMMON_PLAY, "set_dealer", "record_game", "undo_game", "close_table", *COMMON_ORGANISER],
@@ -116,7 +126,7 @@ def to_login(response: HttpResponse) -> bool:
 def allowed(who: str, view: str) -> bool:
     if who in ("organiser", "superuser"):
         return True
-    return who == "referee" and view in REFEREE_VIEWS
+    return (who == "referee" and view in REFEREE_VIEWS) or (who == "desk" and view in DESK_VIEWS)
 
 
 # --------------------------------------------------------------------------
@@ -243,7 +253,16 @@ def scoring_saved(answer: Answer) -> None:
     assert s.ready.scoring_table == dict(HOUSE_RULES_SCORING)
 
 
+def fee_marked(answer: Answer) -> None:
+    s, response = answer.scenario, answer.response
+    assert response.status_code == 302
+    (player_id, *_rest) = s.seated[s.playing.pk]
+    assert Player.objects.get(pk=player_id).fee_paid_at is not None
+    assert AuditEntry.objects.filter(action="fee_paid", player_id=player_id, actor=answer.user).exists()
+
+
 ALLOWED: dict[str, Check] = {
+    "fee_paid": fee_marked,
     "referee_tables": page,
     "referee_table": page,
     "table_cards": page,
