@@ -24,6 +24,11 @@ TAIL = [
     "display_rotation_seconds",
     "display_language",
     "listed",
+    "online_signup",
+    "rules_text",
+    "rules_url",
+    "announcement",
+    "fee_fixes_place",
 ]
 SEATING = ["table_size", "table_size_max", "auto_advance", "keep_clubs_apart"]
 # The page's fields as they were when the settings were columns (the tests post these names).
@@ -104,9 +109,16 @@ def test_a_format_setting_is_saved_and_another_format_s_ignored(organiser) -> No
     assert not {"wins_needed", "chips_per_table", "life_bands"} & set(saved.format_settings)
 
 
-# --- migration 0022 -----------------------------------------------------------------------
+# --- migration 0023 -----------------------------------------------------------------------
 
 BEFORE, AFTER = ("tournament", "0022_player_passes"), ("tournament", "0023_format_settings")
+
+
+def latest() -> tuple[str, str]:
+    """The app's newest migration: the live models need every later column too."""
+    leaves = MigrationExecutor(connection).loader.graph.leaf_nodes("tournament")
+    assert len(leaves) == 1, leaves
+    return leaves[0]
 
 
 def migrate(target: tuple[str, str]):  # type: ignore[no-untyped-def]
@@ -118,7 +130,7 @@ def migrate(target: tuple[str, str]):  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.django_db(transaction=True)
-def test_migration_0022_moves_the_columns_into_format_settings_and_back() -> None:
+def test_migration_0023_moves_the_columns_into_format_settings_and_back() -> None:
     """Forwards: every value of the tournament's own format, another format's only where it is not
     the default. Backwards: the columns hold the stored values again (the defaults elsewhere)."""
     try:
@@ -149,6 +161,7 @@ def test_migration_0022_moves_the_columns_into_format_settings_and_back() -> Non
             "final_wins_target": 3,
             "duel_wins_needed": 1,
         }
+        migrate(latest())
         live = Tournament.objects.get(pk=points.pk)
         assert (live.rounds_planned, live.round_time_limit_minutes, live.wins_needed, live.life_bands) == (6, 25, 5, 2)
         back = migrate(BEFORE).get_model("tournament", "Tournament")
@@ -156,4 +169,4 @@ def test_migration_0022_moves_the_columns_into_format_settings_and_back() -> Non
         assert (row.rounds_planned, row.round_time_limit_minutes, row.wins_needed, row.life_bands) == (6, 25, 5, 2)
         assert back.objects.get(pk=knockout.pk).final_target_kind == "wins"
     finally:
-        migrate(AFTER)
+        migrate(latest())
