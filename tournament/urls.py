@@ -14,6 +14,7 @@ from tournament.views import (
     public_link,
     referee,
     rounds,
+    self_check_in,
     tombola,
 )
 
@@ -135,6 +136,10 @@ urlpatterns = [
     # The player's pass (tournament.passes): the token is the key, no account.
     path("pass/<str:token>/", passes.pass_page, name="pass"),
     path("pass/<str:token>/seated/", passes.sit_down, name="pass_sit_down"),
+    # Self check-in (issue 32, item 3): on the pass, at the entrance, the entrance's poster.
+    path("pass/<str:token>/here/", self_check_in.pass_here, name="pass_here"),
+    path("p/<public_key:public_key>/here/", self_check_in.entrance, name="entrance"),
+    path("t/<int:tournament_id>/print/entrance/", self_check_in.entrance_poster, name="print_entrance"),
     path("t/<int:tournament_id>/players/<int:player_id>/pass/", passes.desk_pass, name="desk_pass"),
     path("t/<int:tournament_id>/players/<int:player_id>/pass/new/", passes.new_pass, name="new_pass"),
 ]

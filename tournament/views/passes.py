@@ -27,6 +27,7 @@ from tournament.passes import limits, services, tokens
 from tournament.permissions import tournament_role
 from tournament.polling import POLL_SECONDS, answer_if_unchanged, etag_for
 from tournament.selectors import passes as reads
+from tournament.selectors import self_check_in as self_check_in_reads
 from tournament.versions import version as version_of
 from tournament.views.forms import SitDownForm
 
@@ -94,6 +95,8 @@ def _render(
         "error": error,
         "public_page": True,
         "poll": {"etag": etag or "", "seconds": getattr(settings, "STAFF_POLL_SECONDS", POLL_SECONDS)},
+        # Self check-in (issue 32, item 3): its own block of the page, outside the polled region.
+        "check_in": None if partial else self_check_in_reads.offer(shown.tournament, shown.player),
     }
     response = render(request, TEMPLATE + ("#pass-body" if partial else ""), context, status=status)
     if partial and etag and status == 200:
