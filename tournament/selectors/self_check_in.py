@@ -27,6 +27,11 @@ class Offer:
     declare: list[ChecklistItem] = field(default_factory=list)
     desk: list[ChecklistItem] = field(default_factory=list)
 
+    @property
+    def declare_open(self) -> bool:
+        """A self-declared item the player has not ticked yet."""
+        return any(not item.done for item in self.declare)  # type: ignore[attr-defined]
+
 
 def offer(tournament: Tournament, player: Player) -> Offer | None:
     """The self check-in part of the pass page, or None where the tournament has none (two queries

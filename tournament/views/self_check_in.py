@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from tournament import enums
 from tournament.errors import ServiceError
 from tournament.formats.entries import to_int
-from tournament.http import HtmxHttpRequest
+from tournament.http import HtmxHttpRequest, answers_refusals
 from tournament.models import Player, Tournament
 from tournament.passes import checkin
 from tournament.permissions import tournament_role
@@ -47,7 +47,17 @@ def _private(response: HttpResponse) -> HttpResponse:
 # --- on the pass ------------------------------------------------------------------------------
 
 
+def _refused_here(request: HttpRequest, error: ServiceError, token: str) -> HttpResponse:
+    """A refused "I'm here" on the pass: the pass page with why (409); nothing saved."""
+    try:
+        player_pass = pass_views._open(request, token)
+    except pass_views._Refusal as refused:
+        return _private(refused.response)
+    return pass_views._render(request, player_pass, token, error=error.message, status=409)
+
+
 @require_POST
+@answers_refusals(_refused_here)
 def pass_here(request: HttpRequest, token: str) -> HttpResponse:
     """ "I'm here" on the pass, with the self-declared items ticked: checked in, or on the desk's
     list; refused with why (409, the pass page with the message), nothing saved."""
@@ -55,17 +65,12 @@ def pass_here(request: HttpRequest, token: str) -> HttpResponse:
         player_pass = pass_views._open(request, token)
     except pass_views._Refusal as refused:
         return _private(refused.response)
-    posted = SelfCheckInForm.read(request)
-    try:
-        checkin.self_check_in(
-            tournament_id=player_pass.player.tournament_id,
-            pass_id=player_pass.pk,
-            player_id=None,
-            declared=posted["item"],
-        )
-    except ServiceError as error:
-        player_pass.player.refresh_from_db()
-        return pass_views._render(request, player_pass, token, error=error.message, status=409)
+    checkin.self_check_in(
+        tournament_id=player_pass.player.tournament_id,
+        pass_id=player_pass.pk,
+        player_id=None,
+        declared=SelfCheckInForm.read(request)["item"],
+    )
     return redirect(reverse("tournament:pass", kwargs={"token": token}) + "#check-in")
 
 
@@ -107,7 +112,15 @@ def _entrance_page(
     return _private(render(request, "tournament/self_check_in/entrance.html", context, status=status))
 
 
+def _refused_entrance(request: HttpRequest, error: ServiceError, public_key: str) -> HttpResponse:
+    """A refused "I'm here" by name: the entrance page with why (409); nothing saved."""
+    tournament = _tournament(public_key)
+    player = _chosen(tournament, SelfCheckInForm.read(request)["player"])
+    return _entrance_page(request, tournament, player=player, error=error.message, status=409)
+
+
 @require_http_methods(["GET", "POST"])
+@answers_refusals(_refused_entrance)
 def entrance(request: HttpRequest, public_key: str) -> HttpResponse:
     """The entrance page: a player types their start number or name, picks "Is this you?", and
     checks in by name where the organiser allows it (else opens their pass). POST: "I'm here"
@@ -116,18 +129,12 @@ def entrance(request: HttpRequest, public_key: str) -> HttpResponse:
     if request.method == "POST":
         posted = SelfCheckInForm.read(request)
         player = _chosen(tournament, posted["player"])
-        try:
-            checkin.self_check_in(
-                tournament_id=tournament.pk,
-                pass_id=None,
-                player_id=player.pk if player else None,
-                declared=posted["item"],
-            )
-        except ServiceError as error:
-            if player is not None:
-                player.refresh_from_db()
-            tournament.refresh_from_db()
-            return _entrance_page(request, tournament, player=player, error=error.message, status=409)
+        checkin.self_check_in(
+            tournament_id=tournament.pk,
+            pass_id=None,
+            player_id=player.pk if player else None,
+            declared=posted["item"],
+        )
         url = reverse("tournament:entrance", args=[tournament.public_key])
         return redirect(f"{url}?player={player.pk}" if player else url)
     return _entrance_page(request, tournament, player=_chosen(tournament, _get_int(request, "player")))

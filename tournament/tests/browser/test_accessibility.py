@@ -126,8 +126,10 @@ UNLINKED: dict[str, tuple[str, Callable[[scenarios.Scenario], str]]] = {
     # (``arrange`` turns self check-in and check-in by name on; the poster is in the print pack).
     "tournament:entrance": (
         PUBLIC,
-        lambda s: reverse("tournament:entrance", args=[s.tournament.public_key])
-        + f"?player={Player.objects.get(tournament=s.tournament, name='Rosa Registered').pk}",
+        lambda s: (
+            reverse("tournament:entrance", args=[s.tournament.public_key])
+            + f"?player={Player.objects.get(tournament=s.tournament, name='Rosa Registered').pk}"
+        ),
     ),
 }
 
