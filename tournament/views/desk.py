@@ -338,6 +338,8 @@ def _row_response(
             "handouts": reads.handouts(items, counters.checked_in),
             "oob_counters": True,
             "query": posted["q"],
+            # Self check-in (issue 32, item 3): the desk's "arrived, needs the desk" list follows.
+            "arrived": self_check_in_reads.arrived(tournament, items) if tournament.self_check_in else None,
         }
         if request.htmx:
             return render(request, "tournament/check_in.html#player-row", context)
