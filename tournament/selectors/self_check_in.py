@@ -34,11 +34,11 @@ class Offer:
 
 
 def offer(tournament: Tournament, player: Player) -> Offer | None:
-    """The self check-in part of the pass page, or None where the tournament has none (two queries
-    when it is offered: the items with the player's ticks, the arrival)."""
-    if not tournament.self_check_in:
-        return None
+    """The self check-in part of the pass page, or None where the tournament has none or the player
+    plays already (two queries when it is offered: the items with the player's ticks, the arrival)."""
     checked_in = player.status == enums.PlayerStatus.CHECKED_IN
+    if not tournament.self_check_in or (checked_in and tournament.play_started):
+        return None  # once play runs, the table the player is called to comes first
     refused = "" if checked_in else refusal_for(tournament, player)
     if refused or checked_in:
         return Offer(refused=refused, checked_in=checked_in, arrived=False)

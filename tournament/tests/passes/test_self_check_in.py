@@ -203,6 +203,16 @@ def test_the_pass_page_says_why_before_a_tap() -> None:
     assert reads.offer(event(on=False), PlayerFactory()) is None
 
 
+def test_the_pass_shows_no_check_in_once_a_checked_in_player_plays() -> None:
+    tournament = event()
+    player, _token = with_pass(tournament, status=enums.PlayerStatus.CHECKED_IN)
+    offer = reads.offer(tournament, player)
+    assert offer is not None and offer.checked_in
+    Tournament.objects.filter(pk=tournament.pk).update(status=enums.TournamentStatus.RUNNING)
+    tournament.refresh_from_db()
+    assert reads.offer(tournament, player) is None
+
+
 def test_the_service_refuses_a_pass_of_another_tournament() -> None:
     tournament, other = event(), event()
     _player, _token = with_pass(other)
