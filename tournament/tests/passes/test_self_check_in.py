@@ -381,3 +381,18 @@ def _desk_list_queries(tournament: Tournament) -> int:
         shown = reads.arrived(tournament, items)
     assert len(shown.rows) == min(shown.count, reads.ARRIVED_NAMED)
     return len(captured)
+
+
+@pytest.mark.parametrize(("posted", "kind"), [("self", "self"), ("desk", "desk"), ("", "desk"), ("bogus", "desk")])
+def test_the_organiser_adds_a_self_declared_item(client: Client, staff_user, posted: str, kind: str) -> None:  # type: ignore[no-untyped-def]
+    tournament = event()
+    client.force_login(staff_user(tournament, enums.Role.ORGANISER))
+    answer = client.post(
+        reverse("tournament:add_checklist_item", args=[tournament.pk]), {"label": "Own deck brought 2", "kind": posted}
+    )
+    assert answer.status_code in (302, 422)
+    item = ChecklistItem.objects.filter(tournament=tournament, label="Own deck brought 2").first()
+    if answer.status_code == 302:
+        assert item is not None and item.kind == kind
+    else:  # a choice that is none is refused by the form, nothing saved
+        assert posted == "bogus" and item is None
