@@ -17,7 +17,7 @@ from tournament.desk.registration import decode_player_csv
 from tournament.desk.tournaments import date_problem
 from tournament.errors import ServiceError
 from tournament.formats import registry
-from tournament.models import Tournament
+from tournament.models import ChecklistItem, Tournament
 
 
 def default_checklist(fmt: str = "") -> str:
@@ -139,6 +139,8 @@ class TournamentCreateForm(forms.Form):
 SETTINGS_HEAD = ("name", "date", "venue", "capacity", "entry_fee")
 SETTINGS_TAIL = (
     "confirm_results",
+    "self_check_in",
+    "check_in_by_name",
     "start_time",
     "minutes_between_rounds",
     "game_minutes_preferred",
@@ -305,6 +307,16 @@ class StaffForm(forms.Form):
 class ChecklistItemForm(forms.Form):
     label = forms.CharField(label=_("New checklist item"), max_length=120)
     returnable = forms.BooleanField(label=_("Handed back at the end (equipment)"), required=False)
+    kind = forms.ChoiceField(
+        label=_("Ticked by"),
+        choices=ChecklistItem.Kind.choices,
+        initial=ChecklistItem.Kind.DESK,
+        required=False,
+        help_text=_(
+            "Self-declared items (own deck brought) are ticked by the player at self check-in; "
+            "a player with an item the desk must see (a medical certificate) is sent to the desk."
+        ),
+    )
 
 
 class WindowForm(forms.Form):

@@ -233,6 +233,25 @@ class Tournament(models.Model):
     )
     tombola_on_screen = models.BooleanField(_("tombola on the projector"), default=False)
 
+    # Self check-in (issue 32, item 3: ``passes.services.self_check_in``): off by default.
+    self_check_in = models.BooleanField(
+        _("players check themselves in"),
+        default=False,
+        help_text=_(
+            "While the desk checks in, players tap “I'm here” on their pass or at the entrance page "
+            "(its poster is in the print pack). Self-declared checklist items are ticked by the player; "
+            "a player with items the desk must see goes on the desk's “arrived, needs the desk” list."
+        ),
+    )
+    check_in_by_name = models.BooleanField(
+        _("check-in by name at the entrance"),
+        default=False,
+        help_text=_(
+            "At the entrance page a player who types their name or start number is checked in without "
+            "their pass. Anyone there could then check in anyone: only for events where the desk sees the door."
+        ),
+    )
+
     # The public pages (projector, phone page, JSON) live under ``/p/<public_key>/``; the old
     # ``/p/<id>/`` addresses redirect there only while the tournament is listed.
     public_key = models.CharField(_("public key"), max_length=32, unique=True, default=new_public_key, editable=False)
@@ -366,6 +385,14 @@ class ChecklistItem(models.Model):
     position = models.PositiveSmallIntegerField(default=0)
     # Equipment the desk keeps during play (own deck) is ticked again when returned.
     returnable = models.BooleanField(_("handed back at the end"), default=False)
+
+    class Kind(models.TextChoices):
+        """Who ticks the item (issue 32, item 3): the desk, or the player at self check-in."""
+
+        DESK = "desk", _("the desk checks it")
+        SELF = "self", _("the player declares it at self check-in")
+
+    kind = models.CharField(_("ticked by"), max_length=10, choices=Kind.choices, default=Kind.DESK)
 
     class Meta:
         verbose_name = _("checklist item")
@@ -863,3 +890,20 @@ class SeatArrival(models.Model):
 
     def __str__(self) -> str:
         return f"{self.seat_id} {self.arrived_at:%H:%M:%S}"
+
+
+class SelfArrival(models.Model):
+    """A player said "I'm here" (self check-in, issue 32, item 3) while a checklist item the desk
+    must see was open: they are on the desk's "arrived, needs the desk" list until checked in
+    (the list reads the registered players with one). One row per player: a second tap finds it."""
+
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="self_arrival")
+    arrived_at = models.DateTimeField(auto_now_add=True)
+    player_pass = models.ForeignKey(PlayerPass, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        verbose_name = _("arrival at the entrance")
+        verbose_name_plural = _("arrivals at the entrance")
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.arrived_at:%H:%M:%S}"

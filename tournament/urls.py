@@ -14,6 +14,7 @@ from tournament.views import (
     public_link,
     referee,
     rounds,
+    self_check_in,
     signup,
     tombola,
 )
@@ -140,6 +141,10 @@ urlpatterns = [
     path("p/<public_key:public_key>/sign-up/", signup.sign_up, name="sign_up"),
     path("pass/<str:token>/withdraw/", signup.withdraw, name="pass_withdraw"),
     path("t/<int:tournament_id>/players/<int:player_id>/fee/", signup.fee_paid, name="fee_paid"),
+    # Self check-in (issue 32, item 3): on the pass, at the entrance, the entrance's poster.
+    path("pass/<str:token>/here/", self_check_in.pass_here, name="pass_here"),
+    path("p/<public_key:public_key>/here/", self_check_in.entrance, name="entrance"),
+    path("t/<int:tournament_id>/print/entrance/", self_check_in.entrance_poster, name="print_entrance"),
     path("t/<int:tournament_id>/players/<int:player_id>/pass/", passes.desk_pass, name="desk_pass"),
     path("t/<int:tournament_id>/players/<int:player_id>/pass/new/", passes.new_pass, name="new_pass"),
 ]

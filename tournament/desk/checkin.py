@@ -19,7 +19,7 @@ from tournament import enums
 from tournament.desk.players import ACTIVE_STATUSES, active_count, lock_player, promote_from_waiting_list
 from tournament.errors import NeedsConfirmation, ServiceError
 from tournament.models import CheckIn, ChecklistItem, Player, PlayerCheck, Seat, Tournament, checklist_label
-from tournament.writes import User, acting_user, audit, bump, lock_tournament
+from tournament.writes import User, acting_user, audit, audit_by_player, bump, lock_tournament
 
 
 def set_check(*, tournament: Tournament, actor: User, player_id: int, item_id: int, done: bool) -> Player:
@@ -76,8 +76,12 @@ def check_in_player(
     override: bool = False,
     override_reason: str = "",
     all_checked: bool = False,
+    by_player: int | None = None,
 ) -> CheckInResult:
     """Check a player in.
+
+    ``by_player``: the player checks themselves in with their pass (``passes.services.self_check_in``,
+    issue 32, item 3): ``actor`` is None and the entry is audited as that player.
 
     Refused for a withdrawn, no-show or waiting player and for one already
     checked in. ``all_checked``: the desk has seen every checklist item, so the
@@ -110,7 +114,12 @@ def check_in_player(
         detail: dict[str, object] = {"override": bool(open_items), "open_items": open_items}
         if open_items:
             detail["reason"] = override_reason
-        audit(locked, actor, "player_checked_in", player=player.pk, start_number=player.start_number, **detail)
+        if by_player is not None:
+            audit_by_player(
+                locked, by_player, "player_checked_in", player=player.pk, start_number=player.start_number, **detail
+            )
+        else:
+            audit(locked, actor, "player_checked_in", player=player.pk, start_number=player.start_number, **detail)
     return CheckInResult(player=player, open_items=open_items, start_number_assigned=assigned)
 
 

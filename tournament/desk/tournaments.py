@@ -123,7 +123,9 @@ def _clean_labels(labels: Iterable[str]) -> list[str]:
     return clean
 
 
-def add_checklist_item(*, tournament: Tournament, actor: User, label: str, returnable: bool = False) -> ChecklistItem:
+def add_checklist_item(
+    *, tournament: Tournament, actor: User, label: str, returnable: bool = False, kind: str = ""
+) -> ChecklistItem:
     label = label.strip()
     if not label:
         raise ServiceError(_("A checklist item needs a label."))
@@ -133,7 +135,11 @@ def add_checklist_item(*, tournament: Tournament, actor: User, label: str, retur
             raise ServiceError(_("“%(label)s” is already on the checklist.") % {"label": label})
         position = (locked.checklist_items.aggregate(m=Max("position"))["m"] or 0) + 1
         item = ChecklistItem.objects.create(
-            tournament=locked, label=label[:120], position=position, returnable=returnable
+            tournament=locked,
+            label=label[:120],
+            position=position,
+            returnable=returnable,
+            kind=kind if kind in ChecklistItem.Kind.values else ChecklistItem.Kind.DESK,
         )
         bump(locked)
         audit(locked, actor, "checklist_item_added", label=label)

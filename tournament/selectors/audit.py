@@ -362,6 +362,9 @@ SENTENCES = {
     "final_target_changed": gettext_lazy("The seated final's target changed: %(now)s instead of %(was)s."),
     "pass_issued": gettext_lazy("New pass for %(player)s; the old link no longer opens it."),
     "sat_down": gettext_lazy("%(where)s: %(player)s is at the table."),
+    # Self check-in (issue 32, item 3).
+    "checks_declared": gettext_lazy("%(player)s declared their checklist items at self check-in."),
+    "arrived_needs_desk": gettext_lazy("%(player)s arrived and waits at the desk (self check-in)."),
     "public_key_renewed": gettext_lazy("New public link issued; the old link no longer opens the public pages."),
     "scoring_table_changed": gettext_lazy("Scoring table changed."),
     "checklist_item_added": gettext_lazy("Checklist item “%(label)s” added."),

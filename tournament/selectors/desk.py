@@ -148,6 +148,8 @@ def prefix_first(query: str) -> Case:
     """An ordering: names that start with what was typed (0), then those with a word that does (1),
     then the other matches (2); ``Player.folded`` starts with the plain name."""
     whole = {folding.plain(query), folding.digraphs(query)} - {""}
+    if not whole:  # nothing but punctuation ("-"): no name starts with it (an empty Q() cannot order)
+        return Case(default=Value(2))
     starts, word_starts = Q(), Q()
     for form in whole:
         starts |= Q(folded__startswith=form)

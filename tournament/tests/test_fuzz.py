@@ -506,6 +506,9 @@ def test_the_player_pass_never_answers_5xx_and_refusals_change_nothing(
     def run(token: str, post: bool, table: str, query: dict[str, str], htmx: bool) -> None:
         if post:
             check(client, ("post", f"/pass/{token}/seated/", {"table": table, **query}, htmx))
+            # Self check-in (issue 32, item 3): "I'm here" with hostile items (the player is in play:
+            # refused or already checked in, never a 500).
+            check(client, ("post", f"/pass/{token}/here/", {"item": table, **query}, htmx))
         else:
             check(client, ("get", f"/pass/{token}/", query, htmx))
 

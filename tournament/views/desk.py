@@ -38,6 +38,7 @@ from tournament.passes import services as pass_services
 from tournament.permissions import tournament_role
 from tournament.selectors import desk as desk_selectors
 from tournament.selectors import printing as printing_selectors
+from tournament.selectors import self_check_in as self_check_in_selectors
 from tournament.views.forms import CheckForm, CheckInForm, ConfirmForm, ReturnedForm, RowForm
 
 
@@ -299,6 +300,8 @@ def check_in_screen(request: HtmxHttpRequest, tournament: Tournament) -> HttpRes
     }
     if request.htmx and request.htmx.target == "player-list":
         return render(request, "tournament/check_in.html#player-list", context)
+    # Self check-in (issue 32, item 3): who said "I'm here" with an item the desk must see, at the top.
+    context["arrived"] = self_check_in_selectors.arrived(tournament, items) if tournament.self_check_in else None
     return render(request, "tournament/check_in.html", context)
 
 
@@ -335,6 +338,8 @@ def _row_response(
             "handouts": desk_selectors.handouts(items, counters.checked_in),
             "oob_counters": True,
             "query": posted["q"],
+            # Self check-in (issue 32, item 3): the desk's "arrived, needs the desk" list follows.
+            "arrived": self_check_in_selectors.arrived(tournament, items) if tournament.self_check_in else None,
         }
         if request.htmx:
             return render(request, "tournament/check_in.html#player-row", context)

@@ -227,3 +227,28 @@ class SitDownForm(PostedForm):
     """ "I'm at my table": the table the pass page showed (its id)."""
 
     table = Int()
+
+
+# --- self check-in (issue 32, item 3) ---------------------------------------------------------
+
+
+class Ints(forms.Field):
+    """Every value posted under the name, each a whole number or None (at most ``limit``)."""
+
+    widget = forms.MultipleHiddenInput
+
+    def __init__(self, *, limit: int = 50, **kwargs: Any) -> None:
+        super().__init__(required=False, **kwargs)
+        self.limit = limit
+
+    def to_python(self, value: Any) -> list[int | None]:
+        values = value if isinstance(value, list | tuple) else ([] if value in (None, "") else [value])
+        return [to_int(item) for item in values[: self.limit]]
+
+
+class SelfCheckInForm(PostedForm):
+    """ "I'm here": the self-declared checklist items the player ticked, and at the entrance the
+    player they said they are."""
+
+    item = Ints()
+    player = Int()

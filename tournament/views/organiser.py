@@ -73,6 +73,7 @@ def add_checklist_item(request: HtmxHttpRequest, tournament: Tournament) -> Http
                 actor=request.user,
                 label=form.cleaned_data["label"],
                 returnable=form.cleaned_data["returnable"],
+                kind=form.cleaned_data["kind"],
             )
         if not refused:
             messages.success(request, _("Checklist item added."))

@@ -27,6 +27,7 @@ from tournament.passes import limits, services, signup, tokens
 from tournament.permissions import tournament_role
 from tournament.polling import POLL_SECONDS, answer_if_unchanged, etag_for
 from tournament.selectors import passes as passes_selectors
+from tournament.selectors import self_check_in as self_check_in_selectors
 from tournament.versions import version as version_of
 from tournament.views.forms import SitDownForm
 
@@ -95,6 +96,8 @@ def _render(
         "error": error,
         "public_page": True,
         "poll": {"etag": etag or "", "seconds": getattr(settings, "STAFF_POLL_SECONDS", POLL_SECONDS)},
+        # Self check-in (issue 32, item 3): its own block of the page, outside the polled region.
+        "check_in": None if partial else self_check_in_selectors.offer(shown.tournament, shown.player),
     }
     response = render(request, TEMPLATE + ("#pass-body" if partial else ""), context, status=status)
     if partial and etag and status == 200:

@@ -109,6 +109,7 @@ SKIPPED = {
     "tournament:new_pass": "POST only (the desk's pass page)",
     "tournament:pass_sit_down": "POST only (the player's pass page)",
     "tournament:fee_paid": "POST only (the desk's check-in row)",
+    "tournament:pass_here": "POST only (the player's pass page: self check-in)",
 }
 # Django's admin: its own pages, not this site's (staff use the tournament pages).
 SKIPPED_NAMESPACES = ("admin:",)
@@ -126,6 +127,15 @@ UNLINKED: dict[str, tuple[str, Callable[[scenarios.Scenario], str]]] = {
     "tournament:sign_up": (PUBLIC, lambda s: sign_up_of(s)),
     # "Withdraw from the tournament", asked first (linked from the pass page).
     "tournament:pass_withdraw": (PUBLIC, lambda s: withdraw_of_playing(s)),
+    # Self check-in (issue 32, item 3): the entrance page as a player who chose "Is this you?"
+    # (``arrange`` turns self check-in and check-in by name on; the poster is in the print pack).
+    "tournament:entrance": (
+        PUBLIC,
+        lambda s: (
+            reverse("tournament:entrance", args=[s.tournament.public_key])
+            + f"?player={Player.objects.get(tournament=s.tournament, name='Rosa Registered').pk}"
+        ),
+    ),
 }
 
 
@@ -158,6 +168,7 @@ PUBLIC_PAGES = {
     "tournament:pass",
     "tournament:sign_up",
     "tournament:pass_withdraw",
+    "tournament:entrance",
 }
 # Patterns audited once per table state (dealer pick, playing, decided), not once in all.
 EACH_VARIANT = {"tournament:referee_table", "tournament:table_corrections"}
@@ -213,6 +224,11 @@ def arrange(scenario: scenarios.Scenario) -> dict[str, object]:
     """Players in every desk state, equipment kept, a user per role; returns the users by role."""
     tournament = scenario.tournament
     ChecklistItem.objects.create(tournament=tournament, label="Own deck", position=9, returnable=True)
+    # Self check-in on (issue 32, item 3): a self-declared item, the pass's "I'm here", the poster.
+    ChecklistItem.objects.create(
+        tournament=tournament, label="Own dice and cup", position=10, kind=ChecklistItem.Kind.SELF
+    )
+    type(tournament).objects.filter(pk=tournament.pk).update(self_check_in=True, check_in_by_name=True)
     PlayerFactory(tournament=tournament, name="Rosa Registered")
     PlayerFactory(tournament=tournament, name="Nora No-show", status=enums.PlayerStatus.NO_SHOW)
     PlayerFactory(tournament=tournament, name="Willi Withdrawn", status=enums.PlayerStatus.WITHDRAWN)
