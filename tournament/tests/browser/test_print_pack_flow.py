@@ -50,7 +50,7 @@ LONG_NAMES = [
     ("Maximiliane-Theresia von Hohenberg-Schwarzenstein", "Tauchsportverein Unterwasserrugby Hohenems"),
     ("Bartholomäus Wolfgang Oberkirchner-Langenfeld", ""),
 ]
-START_CARDS_PER_PAGE = 8  # app.css: two columns of four 6 cm cards
+START_CARDS_PER_PAGE = 6  # app.css: two columns of three 7 cm cards (each carries its pass: QR code and link)
 A4_WIDTH_PX = 210 / 25.4 * 96  # 793.7: the PDF page's width in CSS pixels
 PAGE_MARGIN_PX = 12 / 25.4 * 96  # print.css: @page margin 12 mm
 
