@@ -412,6 +412,10 @@ def test_query_count_does_not_grow_with_players(client, staff_user, name):
         _populate(tournament, size)
         desk.draw_start_numbers(tournament=tournament, actor=None, seed=1)
         client.force_login(staff_user(tournament, enums.Role.ORGANISER))
+        if name == "print_cards":
+            # The first print issues the players' passes in one bulk insert, which SQLite splits by its
+            # limit of query parameters at 500 players; a reprint (the page's steady state) is counted.
+            assert client.get(url(name, tournament)).status_code == 200
         with CaptureQueriesContext(connection) as queries:
             response = client.get(url(name, tournament))
         assert response.status_code == 200
