@@ -51,7 +51,7 @@ records back and so, recomputed, the same ratings to the last bit.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import pairwise
 
 from openskill.models import PlackettLuce
@@ -204,8 +204,8 @@ class _State:
     mu: float = MU
     sigma: float = SIGMA
     tables: int = 0
-    events: list[int] | None = None
-    history: list[HistoryPoint] | None = None
+    events: list[int] = field(default_factory=list)
+    history: list[HistoryPoint] = field(default_factory=list)
 
 
 def _checked(records: Iterable[TableRecord]) -> list[TableRecord]:
@@ -268,7 +268,6 @@ def _close_event(states: Mapping[int, _State], event_id: int, played: Iterable[i
     """Note the event in the history of everyone who played in it."""
     for person in sorted(set(played)):
         state = states[person]
-        assert state.events is not None and state.history is not None
         state.events.append(event_id)
         state.history.append(HistoryPoint(event_id, state.mu, state.sigma, display_value(state.mu, state.sigma)))
 
@@ -277,7 +276,7 @@ def _rate_sitting(rater: PlackettLuce, sitting: Sequence[TableRecord], states: d
     """Rate the sitting's tables, each from the ratings before the sitting, and keep the new ones."""
     for table in sitting:
         for person, _rank in table.ranks:
-            states.setdefault(person, _State(events=[], history=[]))
+            states.setdefault(person, _State())
     updates = [_rate_table(rater, table, states) for table in sitting]
     for update in updates:
         for person, (mu, sigma) in update.items():
@@ -300,7 +299,7 @@ def rate(records: Iterable[TableRecord]) -> dict[int, PersonRating]:
 
 def _result(person: int, state: _State) -> PersonRating:
     """The person's rating as shown."""
-    events = tuple(state.events or ())
+    events = tuple(state.events)
     return PersonRating(
         person=person,
         mu=state.mu,
@@ -309,5 +308,5 @@ def _result(person: int, state: _State) -> PersonRating:
         tables=state.tables,
         events=len(events),
         provisional=len(events) < PROVISIONAL_EVENTS,
-        history=tuple(state.history or ()),
+        history=tuple(state.history),
     )
