@@ -7,9 +7,15 @@ each person has ``mu`` (the skill believed) and ``sigma`` (how unsure that is); 
 moves every seated person's ``mu`` and narrows their ``sigma``.
 
 The input: the closed tables as records (``TableRecord``): the event (its order in the season and
-its id), the round number, the table's key in its round and the table's order as a rank per person
-(1 best; equal ranks tie). The format decides the order; the caller turns a table's stored result
-into it with the helpers below. The shapes the Django side reads from ``Seat`` (per format):
+its id), the round's key, the table's key in its round and the table's order as a rank per person
+(1 best; equal ranks tie). The round's key orders each person's tables as they were played:
+``Round.number`` in knockout and points (their rounds follow one another); in life bands, whose
+consolation round runs beside the later main rounds (it is opened, and numbered, when the first
+band is cut), the stage first: ``FormatSpec.stages.index(stage) * 1000 + Round.number`` (main
+rounds, then the consolation round, then the grand final). A person never goes back from the
+consolation round to the main round, so every table comes after the tables its people played
+before it, and the ratings are those of the order of play. The format decides a table's order;
+the caller turns a table's stored result into it with the helpers below, from what ``Seat`` keeps:
 
 - knockout (``knockout_order(seats, final=...)``): ``KnockoutSeat(person, games_won, place)``, from
   ``Seat.games_won`` and ``Seat.place``. A table of a main or lucky-loser round ranks by games
@@ -29,7 +35,7 @@ into it with the helpers below. The shapes the Django side reads from ``Seat`` (
   table tie at the top. The grand final's order is the same (its places are its order of going out).
 
 Processing order is fixed by the records, never by when a table closed: events by (order, id),
-then rounds by number, then tables by key. The tables of one round are rated against the ratings
+then rounds by key, then tables by key. The tables of one round are rated against the ratings
 from before the round, so their order within it does not matter. Where one person sits at several
 tables of one round (life bands' consolation round: survivors go back to the pool and are seated
 again, and table numbers are reused), the round's tables are taken in order of their keys in
@@ -81,26 +87,26 @@ class RatingError(ValueError):
 @dataclass(frozen=True)
 class TableRecord:
     """A closed table: its event (``event_order`` sorts the season, ``event_id`` names the event),
-    its round's number, its key in the round (see the module docstring) and ``ranks``: each seated
+    its round's key, its key in the round (see the module docstring) and ``ranks``: each seated
     person's rank at the table, as ``(person, rank)`` pairs, 1 best, equal ranks tied."""
 
     event_order: int
     event_id: int
-    round_number: int
+    round_key: int
     table_key: int
     ranks: tuple[tuple[int, int], ...]
 
     @classmethod
     def of(
-        cls, event_order: int, event_id: int, round_number: int, table_key: int, ranks: Mapping[int, int]
+        cls, event_order: int, event_id: int, round_key: int, table_key: int, ranks: Mapping[int, int]
     ) -> TableRecord:
         """A record of a mapping person -> rank."""
-        return cls(event_order, event_id, round_number, table_key, tuple(sorted(ranks.items())))
+        return cls(event_order, event_id, round_key, table_key, tuple(sorted(ranks.items())))
 
     @property
     def position(self) -> tuple[int, int, int, int]:
         """Where the table stands in the processing order."""
-        return (self.event_order, self.event_id, self.round_number, self.table_key)
+        return (self.event_order, self.event_id, self.round_key, self.table_key)
 
 
 @dataclass(frozen=True)

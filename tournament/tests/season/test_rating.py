@@ -60,7 +60,7 @@ def _relabelled_within_rounds(records: list[r.TableRecord], seed: int) -> list[r
     rnd = random.Random(seed)
     by_round: dict[tuple[int, int], list[r.TableRecord]] = {}
     for rec in records:
-        by_round.setdefault((rec.event_order, rec.round_number), []).append(rec)
+        by_round.setdefault((rec.event_order, rec.round_key), []).append(rec)
     out = []
     for tables in by_round.values():
         people = [p for rec in tables for p, _rank in rec.ranks]
@@ -113,7 +113,7 @@ def test_a_round_rates_its_tables_from_the_ratings_before_it(records):
     """Where nobody sits twice in a round, each table of it moves only its own people, and by what
     the ratings before the round say: rating the round's tables one by one from those gives the same."""
     first_event = min(rec.event_order for rec in records)
-    first_round = [rec for rec in records if rec.event_order == first_event and rec.round_number == 1]
+    first_round = [rec for rec in records if rec.event_order == first_event and rec.round_key == 1]
     ratings = r.rate(first_round)
     seated = [p for rec in first_round for p, _rank in rec.ranks]
     for table in first_round:
