@@ -145,6 +145,7 @@ urlpatterns = [
     path("pass/<str:token>/here/", self_check_in.pass_here, name="pass_here"),
     path("p/<public_key:public_key>/here/", self_check_in.entrance, name="entrance"),
     path("t/<int:tournament_id>/print/entrance/", self_check_in.entrance_poster, name="print_entrance"),
+    path("t/<int:tournament_id>/check-in/arrived/", self_check_in.arrived_list, name="arrived_list"),
     path("t/<int:tournament_id>/players/<int:player_id>/pass/", passes.desk_pass, name="desk_pass"),
     path("t/<int:tournament_id>/players/<int:player_id>/pass/new/", passes.new_pass, name="new_pass"),
 ]

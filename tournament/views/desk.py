@@ -40,6 +40,7 @@ from tournament.selectors import desk as desk_selectors
 from tournament.selectors import printing as printing_selectors
 from tournament.selectors import self_check_in as self_check_in_selectors
 from tournament.views.forms import CheckForm, CheckInForm, ConfirmForm, ReturnedForm, RowForm
+from tournament.views.self_check_in import attach_arrived_poll
 
 
 @require_GET
@@ -302,6 +303,8 @@ def check_in_screen(request: HtmxHttpRequest, tournament: Tournament) -> HttpRes
         return render(request, "tournament/check_in.html#player-list", context)
     # Self check-in (issue 32, item 3): who said "I'm here" with an item the desk must see, at the top.
     context["arrived"] = self_check_in_selectors.arrived(tournament, items) if tournament.self_check_in else None
+    if tournament.self_check_in:
+        attach_arrived_poll(request, tournament)
     return render(request, "tournament/check_in.html", context)
 
 

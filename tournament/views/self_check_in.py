@@ -14,13 +14,14 @@ from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from tournament import enums
+from tournament import enums, polling
 from tournament.errors import ServiceError
 from tournament.formats.entries import to_int
 from tournament.http import HtmxHttpRequest, answers_refusals
 from tournament.models import Player, Tournament
 from tournament.passes import checkin
 from tournament.permissions import tournament_role
+from tournament.polling import polled
 from tournament.selectors import desk as desk_selectors
 from tournament.selectors import self_check_in as self_check_in_selectors
 from tournament.views import passes as pass_views
@@ -154,3 +155,26 @@ def entrance_poster(request: HtmxHttpRequest, tournament: Tournament) -> HttpRes
     link = request.build_absolute_uri(reverse("tournament:entrance", args=[tournament.public_key]))
     context = print_context(tournament, link=link, code=qr_svg(link))
     return render(request, "tournament/print/entrance_poster.html", context)
+
+
+# The desk's "arrived, needs the desk" keeps itself current: polled like the staff pages.
+ARRIVED_PAGE = "desk-arrived"
+ARRIVED_TARGET = "arrived"
+
+
+def attach_arrived_poll(request: HttpRequest, tournament: Tournament) -> None:
+    """Give the check-in page the ETag of its "arrived" region (``request.poll``), so that the
+    region's first poll is a 304 while nobody new arrived."""
+    polling.attach(request, ARRIVED_PAGE, ARRIVED_TARGET, tournament.pk)
+
+
+@require_GET
+@polled(ARRIVED_PAGE, target=ARRIVED_TARGET)
+@tournament_role(enums.Role.DESK)
+def arrived_list(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
+    """The desk's "arrived, needs the desk" alone, for its poll: a player who says "I'm here" at
+    the entrance while the desk looks at the check-in page appears without a reload."""
+    items = desk_selectors.checklist_with_handouts(tournament)
+    arrived = self_check_in_selectors.arrived(tournament, items) if tournament.self_check_in else None
+    context = {"tournament": tournament, "arrived": arrived}
+    return render(request, "tournament/self_check_in/_arrived.html", context)

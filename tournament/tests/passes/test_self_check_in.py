@@ -399,3 +399,41 @@ def test_the_organiser_adds_a_self_declared_item(client: Client, staff_user, pos
         assert item is not None and item.kind == kind
     else:  # a choice that is none is refused by the form, nothing saved
         assert posted == "bogus" and item is None
+
+
+# --- the desk's list keeps itself current ----------------------------------------------------------
+
+
+def _poll(desk: Client, tournament: Tournament, etag: str = "") -> object:
+    headers = {"HX-Request": "true", "HX-Target": "arrived"}
+    if etag:
+        headers["If-None-Match"] = etag
+    return desk.get(reverse("tournament:arrived_list", args=[tournament.pk]), headers=headers)
+
+
+def test_the_desks_arrived_list_polls_itself_and_shows_a_new_arrival(staff_user) -> None:  # type: ignore[no-untyped-def]
+    """The check-in page's "arrived, needs the desk" asks for itself: unchanged it is a 304 without
+    a query; after a player's "I'm here" at the entrance it comes back with that player."""
+    tournament = event(desk_item=True, by_name=True, players=3)
+    desk = Client()
+    desk.force_login(staff_user(tournament, enums.Role.DESK))
+    page = desk.get(reverse("tournament:check_in", args=[tournament.pk])).content.decode()
+    assert 'data-poll-url="' + reverse("tournament:arrived_list", args=[tournament.pk]) in page
+    first = _poll(desk, tournament)
+    assert first.status_code == 200 and "Arrived, needs the desk" not in first.content.decode()
+    with CaptureQueriesContext(connection) as captured:
+        assert _poll(desk, tournament, first["ETag"]).status_code == 304
+    assert len(captured) == 0
+    newcomer = Player.objects.filter(tournament=tournament).first()
+    checkin.self_check_in(tournament_id=tournament.pk, pass_id=None, player_id=newcomer.pk, declared=[])
+    again = _poll(desk, tournament, first["ETag"])
+    assert again.status_code == 200
+    assert "Arrived, needs the desk" in again.content.decode() and newcomer.name in again.content.decode()
+
+
+@pytest.mark.parametrize(("who", "expected"), [("desk", 200), ("organiser", 200), ("referee", 403), ("no_role", 403)])
+def test_the_arrived_list_is_the_desks(client: Client, login_as, who: str, expected: int) -> None:  # type: ignore[no-untyped-def]
+    tournament = event()
+    assert _poll(client, tournament).status_code == 302  # anonymous: to the login
+    login_as(who, tournament)
+    assert _poll(client, tournament).status_code == expected
