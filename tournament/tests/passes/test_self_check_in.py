@@ -437,3 +437,20 @@ def test_the_arrived_list_is_the_desks(client: Client, login_as, who: str, expec
     assert _poll(client, tournament).status_code == 302  # anonymous: to the login
     login_as(who, tournament)
     assert _poll(client, tournament).status_code == expected
+
+
+def test_the_announcement_is_shown_at_check_in_at_the_entrance_and_at_the_desk(client: Client, staff_user) -> None:  # type: ignore[no-untyped-def]
+    """ "Die Teilnehmer werden bei der Anmeldung darauf hingewiesen": the organiser's announcement is
+    on the entrance page and on the desk's check-in page (besides the sign-up page and the pass)."""
+    tournament = event(by_name=True, players=2)
+    Tournament.objects.filter(pk=tournament.pk).update(announcement="Sharp play from round 3 on.")
+    assert "Sharp play from round 3 on." in client.get(entrance_url(tournament)).content.decode()
+    desk = Client()
+    desk.force_login(staff_user(tournament, enums.Role.DESK))
+    page = desk.get(reverse("tournament:check_in", args=[tournament.pk])).content.decode()
+    assert "Point every player to the organiser's announcement" in page and "Sharp play from round 3 on." in page
+    Tournament.objects.filter(pk=tournament.pk).update(announcement="")
+    assert (
+        "organiser's announcement"
+        not in desk.get(reverse("tournament:check_in", args=[tournament.pk])).content.decode()
+    )
