@@ -371,6 +371,15 @@ def _known_checklist_labels() -> dict[str, str]:
     return known
 
 
+# The known checklist item that the desk's "Fee paid" (Player.fee_paid_at) also ticks, and back.
+FEE_CHECKLIST_LABEL = "Entry fee paid"
+
+
+def is_fee_item(label: str) -> bool:
+    """Is a stored checklist label the known "Entry fee paid", in any of the site's languages?"""
+    return _known_checklist_labels().get(label) == FEE_CHECKLIST_LABEL
+
+
 def checklist_label(label: str) -> str:
     """A stored checklist label in the reader's language where it is a known default."""
     msgid = _known_checklist_labels().get(label)

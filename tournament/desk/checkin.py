@@ -16,14 +16,24 @@ from django.utils.translation import ngettext
 
 from games.models import Game, GameStatus
 from tournament import enums
-from tournament.desk.players import ACTIVE_STATUSES, active_count, lock_player, promote_from_waiting_list
+from tournament.desk.players import ACTIVE_STATUSES, active_count, lock_player, promote_from_waiting_list, record_fee
 from tournament.errors import NeedsConfirmation, ServiceError
-from tournament.models import CheckIn, ChecklistItem, Player, PlayerCheck, Seat, Tournament, checklist_label
+from tournament.models import (
+    CheckIn,
+    ChecklistItem,
+    Player,
+    PlayerCheck,
+    Seat,
+    Tournament,
+    checklist_label,
+    is_fee_item,
+)
 from tournament.writes import User, acting_user, audit, audit_by_player, bump, lock_tournament
 
 
 def set_check(*, tournament: Tournament, actor: User, player_id: int, item_id: int, done: bool) -> Player:
-    """Tick or untick one checklist item for a player."""
+    """Tick or untick one checklist item for a player; "Entry fee paid" also sets or clears the
+    player's "Fee paid" (``players.record_fee``)."""
     with transaction.atomic():
         locked = lock_tournament(tournament.pk)
         player = lock_player(locked, player_id)
@@ -39,6 +49,9 @@ def set_check(*, tournament: Tournament, actor: User, player_id: int, item_id: i
             PlayerCheck.objects.create(player=player, item=item, checked_by=acting_user(actor))
         elif not done and existing is not None:
             existing.delete()
+        if is_fee_item(item.label):
+            # The same fact as the row's "Fee paid": both follow (players.record_fee).
+            record_fee(locked, actor, player, paid=done)
         bump(locked)
         audit(locked, actor, "check_ticked" if done else "check_unticked", player=player.pk, item=item.label)
     return player

@@ -17,8 +17,8 @@ from django.utils.translation import gettext as _
 
 from tournament import enums
 from tournament.errors import ServiceError
-from tournament.models import Player, Tournament
-from tournament.writes import User, audit
+from tournament.models import ChecklistItem, Player, PlayerCheck, Tournament, is_fee_item
+from tournament.writes import User, acting_user, audit
 
 ACTIVE_STATUSES = (enums.PlayerStatus.REGISTERED, enums.PlayerStatus.CHECKED_IN)
 # Order of joining the waiting list: a reinstated player queues behind those already waiting.
@@ -148,3 +148,28 @@ def waiting_place(tournament: Tournament, player: Player) -> int | None:
         .values_list("pk", flat=True)
     )
     return ids.index(player.pk) + 1 if player.pk in ids else None
+
+
+def record_fee(tournament: Tournament, actor: User, player: Player, *, paid: bool) -> bool:
+    """The desk took the fee of the locked ``player`` (``paid``) or takes the mark back: one fact
+    kept in two places the desk sees, ``Player.fee_paid_at`` ("Fee paid") and the checklist's
+    "Entry fee paid" where the tournament has it, so ticking either sets both. Audited
+    (``fee_paid`` / ``fee_paid_undone``); where the fee fixes a place, the waiting list moves
+    (``promote_from_waiting_list``). False, nothing written, when it was so already."""
+    if (player.fee_paid_at is not None) == paid:
+        return False
+    player.fee_paid_at = timezone.now() if paid else None
+    player.save(update_fields=["fee_paid_at"])
+    fee_items = [item.pk for item in ChecklistItem.objects.filter(tournament=tournament) if is_fee_item(item.label)]
+    if fee_items and paid:
+        ticked = set(PlayerCheck.objects.filter(player=player, item_id__in=fee_items).values_list("item_id", flat=True))
+        PlayerCheck.objects.bulk_create(
+            PlayerCheck(player=player, item_id=item_id, checked_by=acting_user(actor))
+            for item_id in fee_items
+            if item_id not in ticked
+        )
+    elif fee_items:
+        PlayerCheck.objects.filter(player=player, item_id__in=fee_items).delete()
+    audit(tournament, actor, "fee_paid" if paid else "fee_paid_undone", player=player.pk, name=player.name)
+    promote_from_waiting_list(tournament, actor)
+    return True

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tournament import enums, folding
-from tournament.desk.players import active_count, lock_player, name_key, promote_from_waiting_list
+from tournament.desk.players import active_count, lock_player, name_key, record_fee
 from tournament.errors import NeedsConfirmation, ServiceError
 from tournament.middleware import current_origin
 from tournament.models import AuditEntry, Player, Tournament
@@ -160,16 +160,13 @@ def _create_player(
 def set_fee_paid(*, tournament: Tournament, actor: User, player_id: int, paid: bool) -> Player:
     """The desk took the entry fee (``paid``) or takes the mark back (a mistake). Audited
     (``fee_paid`` / ``fee_paid_undone``). Where the fee fixes a place (``fee_fixes_place``) a paid
-    player on the waiting list takes a provisional place at once (``players.paid_first``)."""
+    player on the waiting list takes a provisional place at once (``players.paid_first``). The
+    checklist's "Entry fee paid" follows (``players.record_fee``)."""
     with transaction.atomic():
         locked = lock_tournament(tournament.pk)
         player = lock_player(locked, player_id)
-        if (player.fee_paid_at is not None) == paid:
+        if not record_fee(locked, actor, player, paid=paid):
             return player
-        player.fee_paid_at = timezone.now() if paid else None
-        player.save(update_fields=["fee_paid_at"])
-        audit(locked, actor, "fee_paid" if paid else "fee_paid_undone", player=player.pk, name=player.name)
-        promote_from_waiting_list(locked, actor)
         bump(locked)
     player.refresh_from_db(fields=["status", "status_changed_at"])
     return player

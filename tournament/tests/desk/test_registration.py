@@ -459,3 +459,48 @@ AUDIT_CASES = audit_cases(globals())
 @pytest.mark.parametrize("service", sorted(AUDIT_CASES))
 def test_every_service_writes_an_audit_entry_and_bumps_the_version(tournament, desk, service):  # type: ignore[no-untyped-def]
     assert_audited(AUDIT_CASES[service], tournament, desk)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["en", "de", "it"])
+def test_fee_paid_and_the_checklists_entry_fee_paid_are_one_fact(make_user, language: str) -> None:
+    """The row's "Fee paid" ticks the checklist's "Entry fee paid" (stored in the language the
+    organiser set it up in) and unticking either clears both; a tournament without that item
+    keeps only the mark."""
+    from tournament.models import ChecklistItem, PlayerCheck
+
+    actor = make_user()
+    tournament = TournamentFactory(checklist=[], capacity=10)
+    with translation.override(language):
+        fee = ChecklistItem.objects.create(tournament=tournament, label=translation.gettext("Entry fee paid"))
+    other = ChecklistItem.objects.create(tournament=tournament, label="Own deck checked", position=1)
+    player = registration.register_player(tournament=tournament, actor=actor, name="Ada", club="", contact="").player
+
+    def state() -> tuple[bool, set[int]]:
+        player.refresh_from_db()
+        ticked = set(PlayerCheck.objects.filter(player=player).values_list("item_id", flat=True))
+        return player.fee_paid_at is not None, ticked
+
+    registration.set_fee_paid(tournament=tournament, actor=actor, player_id=player.pk, paid=True)
+    assert state() == (True, {fee.pk})
+    checkin.set_check(tournament=tournament, actor=actor, player_id=player.pk, item_id=fee.pk, done=False)
+    assert state() == (False, set())
+    checkin.set_check(tournament=tournament, actor=actor, player_id=player.pk, item_id=fee.pk, done=True)
+    assert state() == (True, {fee.pk})
+    checkin.set_check(tournament=tournament, actor=actor, player_id=player.pk, item_id=other.pk, done=True)
+    registration.set_fee_paid(tournament=tournament, actor=actor, player_id=player.pk, paid=False)
+    assert state() == (False, {other.pk})
+    actions = list(AuditEntry.objects.filter(tournament=tournament, player=player).values_list("action", flat=True))
+    assert actions.count("fee_paid") == 2 and actions.count("fee_paid_undone") == 2
+
+
+@pytest.mark.django_db
+def test_fee_paid_without_the_checklist_item_keeps_only_the_mark(make_user) -> None:
+    from tournament.models import PlayerCheck
+
+    actor = make_user()
+    tournament = TournamentFactory(checklist=[], capacity=10)
+    player = registration.register_player(tournament=tournament, actor=actor, name="Ada", club="", contact="").player
+    registration.set_fee_paid(tournament=tournament, actor=actor, player_id=player.pk, paid=True)
+    player.refresh_from_db()
+    assert player.fee_paid_at is not None and not PlayerCheck.objects.filter(player=player).exists()
