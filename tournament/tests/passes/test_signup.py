@@ -82,6 +82,9 @@ def test_a_sign_up_registers_through_the_desk_and_shows_the_pass(client: Client)
     assert "This site sends no e-mail" in text  # EMAIL_HOST unset in the tests
     pass_page = Client().get(pass_link(text), HTTP_ACCEPT_LANGUAGE="en")
     assert pass_page.status_code == 200 and "Anna Höller" in pass_page.content.decode()
+    # No card was printed for her yet: the pass's last line speaks of the e-mail, not of a lost card.
+    assert "Keep the e-mail or bookmark this page" in pass_page.content.decode()
+    assert "If you lose your card" not in pass_page.content.decode()
     entry = AuditEntry.objects.get(action="player_registered")
     assert (entry.actor_id, entry.actor_player_id, entry.detail["online"]) == (None, player.pk, True)
 
