@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from games.models import GameScore, GameStatus
 from games.rules import uno
 from tournament import enums
+from tournament.desk import register
 from tournament.desk.players import name_key, promote_from_waiting_list
 from tournament.errors import NeedsConfirmation, ServiceError
 from tournament.formats import registry
@@ -65,9 +66,13 @@ def create_tournament(
     checklist: Sequence[str] = (),
     returnable: Sequence[str] = (),
     windows: Sequence[WindowInput] = (),
+    club_id: int | None = None,
+    new_club: str = "",
 ) -> Tournament:
     """Create a tournament with its checklist and registration windows; the
-    creator becomes its organiser."""
+    creator becomes its organiser. It belongs to one of the creator's clubs (``club_id``), a new
+    club named ``new_club``, or by default their first club, else a new one named after them
+    (``register.club_for``; no club for a tournament made without a user, as the demo's)."""
     if not name.strip():
         raise ServiceError(_("A tournament needs a name."))
     if game not in enums.Game.values:
@@ -86,7 +91,11 @@ def create_tournament(
         _check_window(window.opens_at, window.closes_at)
     labels = _clean_labels(checklist)
     with transaction.atomic():
+        club = None
+        if acting_user(actor) is not None:
+            club = register.club_for(actor=actor, club_id=club_id, new_name=new_club)
         tournament = Tournament.objects.create(
+            club=club,
             name=name.strip(),
             date=date,
             venue=venue.strip(),
