@@ -381,4 +381,3 @@ def copy_sources_refusal(tournament: Tournament) -> str:
             count,
         ) % {"count": count}
     return ""
-
