@@ -767,7 +767,7 @@ REGISTER_PINNED = {
 
 def register_counts(client: Client, size: int) -> tuple[dict[str, int], dict[str, str]]:
     from tournament.desk import register as register_services
-    from tournament.models import Club, Person, StaffRole
+    from tournament.models import Person, StaffRole
     from tournament.selectors import register as register_selectors
     from tournament.tests.factories import UserFactory
 
