@@ -43,7 +43,7 @@ def state() -> tuple[object, ...]:
 def test_the_desk_suggests_as_a_name_is_typed_and_a_pick_fills_and_links(client: Client, scene) -> None:  # type: ignore[no-untyped-def]
     t = scene["tournament"]
     desk_page = client.get(url("desk", t)).content.decode()
-    assert 'hx-get="%s"' % url("register_suggest", t) in desk_page and 'id="person-suggestions"' in desk_page
+    assert f'hx-get="{url("register_suggest", t)}"' in desk_page and 'id="person-suggestions"' in desk_page
     found = client.get(url("register_suggest", t), {"name": "Mayer"}).content.decode()
     assert "Georg Meyer" in found and f"?person={scene['meyer'].pk}" in found
     assert "Höller" in client.get(url("register_suggest", t), {"name": "hoeller"}).content.decode()
