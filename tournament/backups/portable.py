@@ -569,21 +569,32 @@ def _restore_tournament(payload: dict[str, Any], *, force: bool, using: str) -> 
             delete_tournament(tournament_id, using)
         mapping = _match_users(users, using, restored)
         clubs, people = _restore_register(register, mapping, using, restored)
-        user_fields = {model._meta.label_lower: _user_fields(model) for model in pks}
-        remapped = []
-        for item in rows:
-            values = dict(item["fields"])
-            for name in user_fields[item["model"]]:
-                if values.get(name) is not None:
-                    values[name] = mapping.get(values[name], values[name])
-            if item["model"] == "tournament.tournament" and values.get("club") is not None:
-                values["club"] = clubs.get(values["club"])
-            if item["model"] == "tournament.player" and values.get("person") is not None:
-                values["person"] = people.get(values["person"])
-            remapped.append({**item, "fields": values})
-        _load(remapped, using, restored)
+        _load(_remapped(rows, list(pks), mapping, clubs, people), using, restored)
         reset_sequences([user_model], using)
     return restored
+
+
+def _remapped(
+    rows: list[dict[str, Any]],
+    models: list[type[Model]],
+    users: dict[Any, Any],
+    clubs: dict[int, int],
+    people: dict[int, int],
+) -> list[dict[str, Any]]:
+    """The file's rows with this database's ids of their users, club and people."""
+    user_fields = {model._meta.label_lower: _user_fields(model) for model in models}
+    remapped = []
+    for item in rows:
+        values = dict(item["fields"])
+        for name in user_fields[item["model"]]:
+            if values.get(name) is not None:
+                values[name] = users.get(values[name], values[name])
+        if item["model"] == "tournament.tournament" and values.get("club") is not None:
+            values["club"] = clubs.get(values["club"])
+        if item["model"] == "tournament.player" and values.get("person") is not None:
+            values["person"] = people.get(values["person"])
+        remapped.append({**item, "fields": values})
+    return remapped
 
 
 def _restore_register(

@@ -73,22 +73,7 @@ def create_tournament(
     creator becomes its organiser. It belongs to one of the creator's clubs (``club_id``), a new
     club named ``new_club``, or by default their first club, else a new one named after them
     (``register.club_for``; no club for a tournament made without a user, as the demo's)."""
-    if not name.strip():
-        raise ServiceError(_("A tournament needs a name."))
-    if game not in enums.Game.values:
-        raise ServiceError(_("Unknown game."))
-    if format not in registry.FORMATS:
-        raise ServiceError(_("Unknown format."))
-    record = registry.get(format)
-    if game not in record.games:
-        games = ", ".join(str(enums.Game(slug).label) for slug in record.games)
-        raise ServiceError(_("%(format)s is played with %(games)s.") % {"format": record.label, "games": games})
-    if capacity < 3:
-        raise ServiceError(_("Capacity must be at least 3 players."))
-    if date_problem(date):
-        raise ServiceError(date_problem(date))
-    for window in windows:
-        _check_window(window.opens_at, window.closes_at)
+    _refuse_new(name=name, game=game, format=format, capacity=capacity, date=date, windows=windows)
     labels = _clean_labels(checklist)
     with transaction.atomic():
         club = None
@@ -119,6 +104,28 @@ def create_tournament(
             StaffRole.objects.create(tournament=tournament, user=actor, role=enums.Role.ORGANISER)
         audit(tournament, actor, "tournament_created", name=tournament.name)
     return tournament
+
+
+def _refuse_new(
+    *, name: str, game: str, format: str, capacity: int, date: date_type, windows: Sequence[WindowInput]
+) -> None:
+    """Why a tournament cannot be created as asked, as a ``ServiceError`` (nothing is saved yet)."""
+    if not name.strip():
+        raise ServiceError(_("A tournament needs a name."))
+    if game not in enums.Game.values:
+        raise ServiceError(_("Unknown game."))
+    if format not in registry.FORMATS:
+        raise ServiceError(_("Unknown format."))
+    record = registry.get(format)
+    if game not in record.games:
+        games = ", ".join(str(enums.Game(slug).label) for slug in record.games)
+        raise ServiceError(_("%(format)s is played with %(games)s.") % {"format": record.label, "games": games})
+    if capacity < 3:
+        raise ServiceError(_("Capacity must be at least 3 players."))
+    if date_problem(date):
+        raise ServiceError(date_problem(date))
+    for window in windows:
+        _check_window(window.opens_at, window.closes_at)
 
 
 def _clean_labels(labels: Iterable[str]) -> list[str]:

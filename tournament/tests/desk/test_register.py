@@ -6,6 +6,8 @@ typo-tolerant), and the data migration's clubs."""
 from __future__ import annotations
 
 import datetime
+from collections.abc import Callable
+from functools import partial
 from importlib import import_module
 
 import pytest
@@ -18,6 +20,7 @@ from tournament.errors import ServiceError
 from tournament.models import AuditEntry, Club, Person, Player, StaffRole, Tournament
 from tournament.passes import signup
 from tournament.selectors import register as register_selectors
+from tournament.tests.desk.helpers import assert_audited, audit_cases
 from tournament.tests.factories import PlayerFactory, TournamentFactory, UserFactory
 
 pytestmark = [pytest.mark.django_db]
@@ -317,3 +320,28 @@ def test_the_data_migration_gives_each_owner_a_club(organiser) -> None:  # type:
     assert by_role.club is not None and by_role.club.name == "Maria Rossi"
     assert list(by_role.club.organisers.all()) == [other]
     assert orphan.club is None
+
+
+# --- the desk's audit matrix (tests/desk/test_audit.py): the tournament's services of the register ---
+
+
+def case_set_club(t: Tournament, a: object) -> tuple[Callable[[], object], str]:
+    club = Club.objects.create(name="Audit club")
+    club.organisers.add(a)  # type: ignore[arg-type]
+    return partial(register.set_club, tournament=t, actor=a, club_id=club.pk), "club_changed"
+
+
+def case_copy_players(t: Tournament, a: object) -> tuple[Callable[[], object], str]:
+    club = Club.objects.create(name="Audit club")
+    Tournament.objects.filter(pk=t.pk).update(club=club)
+    source = TournamentFactory(club=club, name="Earlier")
+    PlayerFactory(tournament=source, name="Anna", person=Person.objects.create(club=club, name="Anna"))
+    return partial(register.copy_players, tournament=t, actor=a, source_id=source.pk), "players_copied"
+
+
+AUDIT_CASES = audit_cases(globals())
+
+
+@pytest.mark.parametrize("service", sorted(AUDIT_CASES))
+def test_every_service_writes_an_audit_entry_and_bumps_the_version(tournament, desk, service):  # type: ignore[no-untyped-def]
+    assert_audited(AUDIT_CASES[service], tournament, desk)
