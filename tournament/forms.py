@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from datetime import date, datetime
 from decimal import Decimal
 
@@ -17,7 +18,8 @@ from tournament.desk.registration import decode_player_csv
 from tournament.desk.tournaments import date_problem
 from tournament.errors import ServiceError
 from tournament.formats import registry
-from tournament.models import ChecklistItem, Tournament
+from tournament.formats.entries import to_int
+from tournament.models import ChecklistItem, Club, Tournament
 
 
 def default_checklist(fmt: str = "") -> str:
@@ -82,8 +84,26 @@ class TournamentCreateForm(forms.Form):
         help_text=_("For example “Own deck”: it is ticked at check-in and again when returned."),
     )
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
+    club = forms.ChoiceField(
+        label=_("Organising club"),
+        required=False,
+        help_text=_("Its register of players is where this tournament's players are found again next time."),
+    )
+    new_club = forms.CharField(
+        label=_("New club's name"),
+        max_length=200,
+        required=False,
+        help_text=_(
+            "Only to start a new club; empty: the club chosen above (or, for your first, one named after you)."
+        ),
+    )
+
+    def __init__(self, *args: object, clubs: Sequence[Club] = (), **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.fields["club"].choices = club_choices(clubs)
+        if not clubs:
+            self.fields["club"].widget = forms.HiddenInput()
+            self.fields["new_club"].label = _("Your club's name")
         for slot in range(1, WINDOW_SLOTS + 1):
             required = False
             self.fields[f"window_{slot}_opens"] = forms.DateTimeField(
@@ -111,6 +131,10 @@ class TournamentCreateForm(forms.Form):
             elif opens and closes and closes <= opens:
                 self.add_error(f"window_{slot}_closes", _("A registration window must close after it opens."))
         return data
+
+    def club_id(self) -> int | None:
+        """The chosen club's id (None: none chosen)."""
+        return to_int(self.cleaned_data.get("club"))
 
     def windows(self) -> list[WindowInput]:
         result = []
@@ -226,6 +250,32 @@ class TournamentSettingsForm(forms.ModelForm):
         return data
 
 
+def club_choices(clubs: Sequence[Club]) -> list[tuple[str, str]]:
+    """The clubs a user runs as choices, by id."""
+    return [(str(club.pk), club.name) for club in clubs]
+
+
+class ClubChoiceForm(forms.Form):
+    """The settings page's club: one of the organiser's clubs, or a new one by name."""
+
+    club = forms.ChoiceField(label=_("Organising club"), required=False)
+    new_club = forms.CharField(label=_("New club's name"), max_length=200, required=False)
+
+    def __init__(self, *args: object, clubs: Sequence[Club] = (), **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.fields["club"].choices = [("", "—"), *club_choices(clubs)]
+
+    def clean(self) -> dict[str, object]:
+        data = super().clean() or {}
+        if not data.get("club") and not str(data.get("new_club", "")).strip():
+            raise forms.ValidationError(_("Choose one of your clubs or type a new club's name."))
+        return data
+
+
+class ClubRenameForm(forms.Form):
+    name = forms.CharField(label=_("Club's name"), max_length=200)
+
+
 class PlayerForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=120)
     club = forms.CharField(label=_("Club"), max_length=120, required=False)
@@ -237,6 +287,12 @@ class PlayerForm(forms.Form):
     )
     confirm_same_name = forms.BooleanField(required=False, widget=forms.HiddenInput)
     confirm_outside_window = forms.BooleanField(required=False, widget=forms.HiddenInput)
+    # The register's person picked from the suggestions (issue 33); never refuses here: a number
+    # or nothing, the service says what is wrong with an id that is not the club's.
+    person = forms.CharField(required=False, widget=forms.HiddenInput)
+
+    def clean_person(self) -> int | None:
+        return to_int(self.cleaned_data.get("person"))
 
 
 class FixedSeatForm(forms.Form):

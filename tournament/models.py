@@ -82,6 +82,29 @@ class FormatSetting(property):
         tournament.format_settings = {**tournament.format_settings, self.name: value}
 
 
+class Club(models.Model):
+    """The club that runs tournaments (issue 33, item 1): its organisers and its register of people
+    (``Person``). An organiser may run several clubs; a tournament belongs to one (``Tournament.club``,
+    empty for tournaments made before clubs, or when no owner was known)."""
+
+    name = models.CharField(_("name"), max_length=200)
+    organisers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="clubs", blank=True, verbose_name=_("organisers")
+    )
+    # Raised by every write to the register (``desk.register``): the suggestions' name index is kept
+    # per club and register version (``selectors.register.person_index``), as the desk's per tournament version.
+    register_version = models.PositiveBigIntegerField(default=1, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+        ordering = ["name", "pk"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
 class Tournament(models.Model):
     """One event with its format and every setting the rules leave open."""
 
@@ -270,6 +293,10 @@ class Tournament(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # The club that runs it (issue 33): its register is where the players are linked. Null for old data.
+    club = models.ForeignKey(
+        Club, null=True, blank=True, on_delete=models.SET_NULL, related_name="tournaments", verbose_name=_("club")
+    )
 
     class Meta:
         verbose_name = _("tournament")
@@ -452,6 +479,63 @@ class StaffProfile(models.Model):
         return str(self.user)
 
 
+class Person(models.Model):
+    """One person in a club's register, known from one event to the next: each registration links
+    its ``Player`` to a person (``Player.person``). A duplicate is never deleted: merged, it points to
+    the person kept (``merged_into``) and its players are the kept person's (``desk.register.merge_persons``)."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="people", verbose_name=_("club"))
+    name = models.CharField(_("name"), max_length=120)
+    # The club or team the person plays for, as typed at registration (``Player.club``): text, not a Club.
+    team = models.CharField(_("club"), max_length=120, blank=True)
+    member_number = models.CharField(_("member number"), max_length=40, blank=True)
+    email = models.CharField(_("e-mail"), max_length=200, blank=True)
+    phone = models.CharField(_("phone"), max_length=200, blank=True)
+    merged_into = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", verbose_name=_("merged into")
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    # Name and team as ``Player.folded`` (search and sort), and the one person the desk's "new
+    # person" finds again instead of adding a second (``desk.register.identity``).
+    folded = models.CharField(max_length=folding.SEARCH_TEXT_MAX, blank=True, default="", editable=False)
+    identity = models.CharField(max_length=250, db_index=True, editable=False, default="")
+
+    class Meta:
+        verbose_name = _("person")
+        verbose_name_plural = _("people")
+        ordering = ["folded", "name", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "member_number"],
+                condition=~Q(member_number=""),
+                name="person_member_number_unique",
+            ),
+        ]
+        indexes = [models.Index(fields=["club", "identity"], name="person_by_identity")]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.folded = folding.search_text(self.name, self.team)
+        self.identity = person_identity(self.name, self.team)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and {"name", "team"} & set(update_fields):
+            kwargs["update_fields"] = {*update_fields, "folded", "identity"}
+        super().save(*args, **kwargs)
+
+    @property
+    def contact(self) -> str:
+        """What the desk's contact field shows: the e-mail address, else the phone number."""
+        return self.email or self.phone
+
+
+def person_identity(name: str, team: str) -> str:
+    """Name and team folded (``folding.digraphs``: "Hoeller" is "Höller"): one person of a club's
+    register for the desk's "new person" (a second registration of the same name and team finds the first)."""
+    return f"{folding.digraphs(name)}|{folding.digraphs(team)}"[:250]
+
+
 class Player(models.Model):
     """A registered participant. The start number is drawn by lot at check-in."""
 
@@ -482,6 +566,10 @@ class Player(models.Model):
     # Name and club folded for search and sorting (tournament.folding.search_text): "hoeller" finds "Höller",
     # and ordering by it is German and Italian dictionary order. Set by save(); bulk writers set it themselves.
     folded = models.CharField(max_length=folding.SEARCH_TEXT_MAX, blank=True, default="", editable=False)
+    # The person of the club's register this registration is (issue 33): the history across events.
+    person = models.ForeignKey(
+        Person, null=True, blank=True, on_delete=models.SET_NULL, related_name="players", verbose_name=_("person")
+    )
 
     class Meta:
         verbose_name = _("player")

@@ -13,6 +13,7 @@ from tournament.views import (
     printing,
     public_link,
     referee,
+    register,
     rounds,
     self_check_in,
     signup,
@@ -44,6 +45,14 @@ urlpatterns = [
     path("t/<int:tournament_id>/", desk.enter, name="enter"),
     path("t/<int:tournament_id>/desk/", desk.desk, name="desk"),
     path("t/<int:tournament_id>/register/", desk.register, name="register"),
+    path("t/<int:tournament_id>/register/suggest/", desk.register_suggest, name="register_suggest"),
+    path("t/<int:tournament_id>/copy-players/", register.copy_players, name="copy_players"),
+    path("t/<int:tournament_id>/settings/club/", register.set_club, name="set_club"),
+    # The club's register (views/register.py): its organisers only.
+    path("clubs/<int:club_id>/register/", register.club_register, name="club_register"),
+    path("clubs/<int:club_id>/register.csv", register.register_csv, name="club_register_csv"),
+    path("clubs/<int:club_id>/rename/", register.rename_club, name="rename_club"),
+    path("clubs/<int:club_id>/register/<int:person_id>/merge/", register.merge_person, name="merge_person"),
     path("t/<int:tournament_id>/import/", desk.import_players, name="import"),
     path("t/<int:tournament_id>/check-in/", desk.check_in_screen, name="check_in"),
     path(

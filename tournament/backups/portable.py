@@ -16,7 +16,10 @@ Two kinds of file, one format (``FORMAT``, version ``VERSION``)::
   pool, audit, check-ins, staff roles, ...), found by following each model's
   foreign keys to the tournament (``tournament_path``), plus the users those
   rows reference (without site-wide powers: no superuser or staff flag, no
-  groups or permissions).
+  groups or permissions), plus its part of the club's register
+  (``REGISTER_MODELS``: its club and the people its players are linked to,
+  with those they were merged into). A restore matches them to the club and
+  people already there (``_restore_register``) or adds them.
 
 Every export is read inside one snapshot (``read_snapshot``), so it is
 consistent while tablets write. Datetimes keep their microseconds (Django's
@@ -71,6 +74,11 @@ DATA_APPS = ("tournament", "games")
 # Rows kept with a user's account, not with a tournament (a staff member's language): in the
 # database file with the users, never in a tournament's file.
 ACCOUNT_MODELS = frozenset({"tournament.StaffProfile"})
+# The club's register (issue 33): rows of no one tournament. A tournament's file carries its club and the
+# people its players are linked to; a restore finds them again or adds them (``_restore_register``).
+REGISTER_MODELS = ("tournament.club", "tournament.person")
+# How far the people a linked person was merged into are followed for a tournament's file.
+MERGED_CHAIN_MAX = 20
 # Apps whose migrations decide whether a file fits this code.
 SCHEMA_APPS = ("auth", "contenttypes", *DATA_APPS)
 # A tournament's file carries its users without site-wide powers.
@@ -264,12 +272,38 @@ def export_tournament(tournament_id: int, using: str = DEFAULT_DB_ALIAS) -> dict
         head = next((row for row in objects if row["model"] == label), None)
         if head is None:
             raise BackupError(f"There is no tournament {tournament_id}.")
+        register = _register_rows(head["fields"].get("club"), tournament_id, using)
+        for row in register:
+            user_ids.update(row["fields"].get("organisers", []))
+        # In the order of the models, as a database file has them (the club before the tournament).
+        order = {model._meta.label_lower: index for index, model in enumerate(data_models())}
+        objects = sorted(register + objects, key=lambda row: order[row["model"]])
         users = _serialize(
             user_model._base_manager.using(using).filter(pk__in=user_ids).order_by("pk"),
             fields=TOURNAMENT_USER_FIELDS,
         )
         info = {"id": head["pk"], "name": head["fields"]["name"], "date": head["fields"]["date"]}
         return _payload(TOURNAMENT, users + objects, using, info)
+
+
+def _register_rows(club_id: int | None, tournament_id: int, using: str) -> list[dict[str, Any]]:
+    """A tournament's part of its club's register: the club (with its organisers) and the people its
+    players are linked to, with the people those were merged into (a few queries, whatever the field)."""
+    if club_id is None:
+        return []
+    club_model, person_model = (apps.get_model(label) for label in REGISTER_MODELS)
+    club = _serialize(club_model._base_manager.using(using).filter(pk=club_id).prefetch_related("organisers"))
+    people = person_model._base_manager.using(using)
+    found = _serialize(people.filter(players__tournament_id=tournament_id).distinct().order_by("pk"))
+    have = {row["pk"] for row in found}
+    for _step in range(MERGED_CHAIN_MAX):
+        wanted = {row["fields"]["merged_into"] for row in found} - have - {None}
+        if not wanted:
+            break
+        more = _serialize(people.filter(pk__in=wanted).order_by("pk"))
+        have.update(row["pk"] for row in more)
+        found += more
+    return club + found
 
 
 def encode(payload: dict[str, Any], *, compress: bool = True) -> bytes:
@@ -494,7 +528,8 @@ def _restore_tournament(payload: dict[str, Any], *, force: bool, using: str) -> 
     restored = Restored(kind=TOURNAMENT, tournament=f"{info.get('name', '')} ({info.get('date', '')})")
     user_label = user_model._meta.label_lower
     users = [item for item in payload["objects"] if item["model"] == user_label]
-    rows = [item for item in payload["objects"] if item["model"] != user_label]
+    register = [item for item in payload["objects"] if item["model"] in REGISTER_MODELS]
+    rows = [item for item in payload["objects"] if item["model"] not in {user_label, *REGISTER_MODELS}]
 
     tables = _existing_tables(using)
     existing = None
@@ -533,17 +568,95 @@ def _restore_tournament(payload: dict[str, Any], *, force: bool, using: str) -> 
         if existing is not None:
             delete_tournament(tournament_id, using)
         mapping = _match_users(users, using, restored)
-        user_fields = {model._meta.label_lower: _user_fields(model) for model in pks}
-        remapped = []
-        for item in rows:
-            values = dict(item["fields"])
-            for name in user_fields[item["model"]]:
-                if values.get(name) is not None:
-                    values[name] = mapping.get(values[name], values[name])
-            remapped.append({**item, "fields": values})
-        _load(remapped, using, restored)
+        clubs, people = _restore_register(register, mapping, using, restored)
+        _load(_remapped(rows, list(pks), mapping, clubs, people), using, restored)
         reset_sequences([user_model], using)
     return restored
+
+
+def _remapped(
+    rows: list[dict[str, Any]],
+    models: list[type[Model]],
+    users: dict[Any, Any],
+    clubs: dict[int, int],
+    people: dict[int, int],
+) -> list[dict[str, Any]]:
+    """The file's rows with this database's ids of their users, club and people."""
+    user_fields = {model._meta.label_lower: _user_fields(model) for model in models}
+    remapped = []
+    for item in rows:
+        values = dict(item["fields"])
+        for name in user_fields[item["model"]]:
+            if values.get(name) is not None:
+                values[name] = users.get(values[name], values[name])
+        if item["model"] == "tournament.tournament" and values.get("club") is not None:
+            values["club"] = clubs.get(values["club"])
+        if item["model"] == "tournament.player" and values.get("person") is not None:
+            values["person"] = people.get(values["person"])
+        remapped.append({**item, "fields": values})
+    return remapped
+
+
+def _restore_register(
+    register: list[dict[str, Any]], users: dict[Any, Any], using: str, restored: Restored
+) -> tuple[dict[int, int], dict[int, int]]:
+    """The file's club and people as rows of this database: (club ids, person ids) from the file's
+    to this database's. The club with the file's id is the same club when it has the same name or
+    one of the file's organisers (the database the file came from); its people with the file's ids
+    are the same people (one merged since the backup stands for the person kept). Anything else is
+    added as the file has it (under the file's id where it is free), its organisers matched like
+    the other users."""
+    club_model, person_model = (apps.get_model(label) for label in REGISTER_MODELS)
+    clubs: dict[int, int] = {}
+    for item in (row for row in register if row["model"] == REGISTER_MODELS[0]):
+        organisers = [users.get(pk, pk) for pk in item["fields"].get("organisers", [])]
+        here = club_model._base_manager.using(using).filter(pk=item["pk"]).first()
+        if here is not None and (
+            here.name == item["fields"].get("name") or here.organisers.filter(pk__in=organisers).exists()  # type: ignore[attr-defined]
+        ):
+            clubs[item["pk"]] = here.pk
+            continue
+        existing = list(
+            get_user_model()._base_manager.using(using).filter(pk__in=organisers).values_list("pk", flat=True)
+        )
+        fields = {**item["fields"], "organisers": existing}
+        clubs[item["pk"]] = _add_row(item, None if here is not None else item["pk"], fields, using, restored)
+    people: dict[int, int] = {}
+    added: list[dict[str, Any]] = []
+    for item in (row for row in register if row["model"] == REGISTER_MODELS[1]):
+        club_id = clubs.get(item["fields"]["club"])
+        here = person_model._base_manager.using(using).filter(pk=item["pk"]).first()
+        if here is not None and here.club_id == club_id == item["fields"]["club"]:  # type: ignore[attr-defined]
+            people[item["pk"]] = _kept(person_model, here, using)
+            continue
+        fields = {**item["fields"], "club": club_id, "merged_into": None}
+        people[item["pk"]] = _add_row(item, None if here is not None else item["pk"], fields, using, restored)
+        added.append(item)
+    for item in added:  # merged as in the file, into the person that stands for the kept one here
+        merged_into = people.get(item["fields"].get("merged_into"))  # type: ignore[arg-type]
+        if merged_into is not None:
+            person_model._base_manager.using(using).filter(pk=people[item["pk"]]).update(merged_into=merged_into)
+    if clubs or people:
+        reset_sequences([club_model, person_model], using)
+    return clubs, people
+
+
+def _add_row(item: dict[str, Any], pk: Any, fields: dict[str, Any], using: str, restored: Restored) -> int:
+    """Save the file's row ``item`` with ``fields`` under ``pk`` (None: a new id) as it is (raw); its id here."""
+    (new,) = serializers.deserialize("python", [{"model": item["model"], "pk": pk, "fields": fields}], using=using)
+    new.save(using=using)
+    restored.rows[item["model"]] = restored.rows.get(item["model"], 0) + 1
+    return int(new.object.pk)
+
+
+def _kept(person_model: type[Model], person: Model, using: str) -> int:
+    """The id of the person ``person`` was merged into, however often (itself when not merged)."""
+    for _step in range(MERGED_CHAIN_MAX):
+        target = person.merged_into_id  # type: ignore[attr-defined]
+        if target is None:
+            break
+        person = person_model._base_manager.using(using).get(pk=target)
+    return int(person.pk)
 
 
 def _match_users(users: list[dict[str, Any]], using: str, restored: Restored) -> dict[Any, Any]:

@@ -19,10 +19,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tournament import enums, folding
+from tournament.desk import register
 from tournament.desk.players import active_count, lock_player, name_key, record_fee
 from tournament.errors import NeedsConfirmation, ServiceError
 from tournament.middleware import current_origin
-from tournament.models import AuditEntry, Player, Tournament
+from tournament.models import AuditEntry, Person, Player, Tournament
 from tournament.writes import User, acting_user, audit, bump, lock_tournament
 
 NAME_MAX = Player._meta.get_field("name").max_length or 120
@@ -52,6 +53,7 @@ def register_player(
     confirm_same_name: bool = False,
     confirm_outside_window: bool = False,
     online: bool = False,
+    person_id: int | None = None,
 ) -> Registration:
     """Register one player. Past capacity the player joins the waiting list.
 
@@ -63,6 +65,11 @@ def register_player(
     tournament is under way, no registration window is open, the contact is missing, or a player
     with the same folded name and club is registered (``name_key`` of both; a namesake of another
     club is a different person). The player is marked ``signed_up_online``.
+
+    The player is linked to a person of the tournament's club's register (issue 33): at the desk the
+    one chosen from the suggestions (``person_id``), else the person of the same folded name and
+    club, else a new one (``register.person_for_desk``); online only where name, club and e-mail
+    match (``register.person_for_sign_up``).
     """
     name, club, contact = name.strip(), club.strip(), contact.strip()
     _validate_player_fields(name, club, contact)
@@ -83,7 +90,11 @@ def register_player(
                 % {"name": name},
                 kind="same_name",
             )
-        player = _create_player(locked, actor, name, club, contact, online=online)
+        if online:
+            person = register.person_for_sign_up(locked, name=name, team=club, contact=contact)
+        else:
+            person = register.person_for_desk(locked, name=name, team=club, contact=contact, person_id=person_id)
+        player = _create_player(locked, actor, name, club, contact, online=online, person=person)
         bump(locked)
     return Registration(player=player, waitlisted=player.status == enums.PlayerStatus.WAITING)
 
@@ -137,7 +148,14 @@ def _player_field_errors(name: str, club: str, contact: str) -> list[str]:
 
 
 def _create_player(
-    tournament: Tournament, actor: User | None, name: str, club: str, contact: str, *, online: bool = False
+    tournament: Tournament,
+    actor: User | None,
+    name: str,
+    club: str,
+    contact: str,
+    *,
+    online: bool = False,
+    person: Person | None = None,
 ) -> Player:
     full = active_count(tournament) >= tournament.capacity
     status = enums.PlayerStatus.WAITING if full else enums.PlayerStatus.REGISTERED
@@ -149,6 +167,7 @@ def _create_player(
         status=status,
         name_key=name_key(name),
         signed_up_online=online,
+        person=person,
     )
     if online:
         audit(tournament, actor, "player_registered", player=player.pk, name=name, waiting=full, online=True)

@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from games.models import GameScore, GameStatus
 from games.rules import uno
 from tournament import enums
+from tournament.desk import register
 from tournament.desk.players import name_key, promote_from_waiting_list
 from tournament.errors import NeedsConfirmation, ServiceError
 from tournament.formats import registry
@@ -65,28 +66,21 @@ def create_tournament(
     checklist: Sequence[str] = (),
     returnable: Sequence[str] = (),
     windows: Sequence[WindowInput] = (),
+    club_id: int | None = None,
+    new_club: str = "",
 ) -> Tournament:
     """Create a tournament with its checklist and registration windows; the
-    creator becomes its organiser."""
-    if not name.strip():
-        raise ServiceError(_("A tournament needs a name."))
-    if game not in enums.Game.values:
-        raise ServiceError(_("Unknown game."))
-    if format not in registry.FORMATS:
-        raise ServiceError(_("Unknown format."))
-    record = registry.get(format)
-    if game not in record.games:
-        games = ", ".join(str(enums.Game(slug).label) for slug in record.games)
-        raise ServiceError(_("%(format)s is played with %(games)s.") % {"format": record.label, "games": games})
-    if capacity < 3:
-        raise ServiceError(_("Capacity must be at least 3 players."))
-    if date_problem(date):
-        raise ServiceError(date_problem(date))
-    for window in windows:
-        _check_window(window.opens_at, window.closes_at)
+    creator becomes its organiser. It belongs to one of the creator's clubs (``club_id``), a new
+    club named ``new_club``, or by default their first club, else a new one named after them
+    (``register.club_for``; no club for a tournament made without a user, as the demo's)."""
+    _refuse_new(name=name, game=game, format=format, capacity=capacity, date=date, windows=windows)
     labels = _clean_labels(checklist)
     with transaction.atomic():
+        club = None
+        if acting_user(actor) is not None:
+            club = register.club_for(actor=actor, club_id=club_id, new_name=new_club)
         tournament = Tournament.objects.create(
+            club=club,
             name=name.strip(),
             date=date,
             venue=venue.strip(),
@@ -110,6 +104,28 @@ def create_tournament(
             StaffRole.objects.create(tournament=tournament, user=actor, role=enums.Role.ORGANISER)
         audit(tournament, actor, "tournament_created", name=tournament.name)
     return tournament
+
+
+def _refuse_new(
+    *, name: str, game: str, format: str, capacity: int, date: date_type, windows: Sequence[WindowInput]
+) -> None:
+    """Why a tournament cannot be created as asked, as a ``ServiceError`` (nothing is saved yet)."""
+    if not name.strip():
+        raise ServiceError(_("A tournament needs a name."))
+    if game not in enums.Game.values:
+        raise ServiceError(_("Unknown game."))
+    if format not in registry.FORMATS:
+        raise ServiceError(_("Unknown format."))
+    record = registry.get(format)
+    if game not in record.games:
+        games = ", ".join(str(enums.Game(slug).label) for slug in record.games)
+        raise ServiceError(_("%(format)s is played with %(games)s.") % {"format": record.label, "games": games})
+    if capacity < 3:
+        raise ServiceError(_("Capacity must be at least 3 players."))
+    if date_problem(date):
+        raise ServiceError(date_problem(date))
+    for window in windows:
+        _check_window(window.opens_at, window.closes_at)
 
 
 def _clean_labels(labels: Iterable[str]) -> list[str]:

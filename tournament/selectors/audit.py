@@ -358,6 +358,13 @@ SENTENCES = {
     "grand_final_started": gettext_lazy("Grand final seated: %(players)s."),
     "tournament_finished": gettext_lazy("Tournament finished."),
     "tournament_created": gettext_lazy("Tournament “%(name)s” created."),
+    # The club's register (issue 33): the tournament's club and its copied players; the club's own
+    # entries (no tournament) are listed on the register page.
+    "club_changed": gettext_lazy("The tournament now belongs to the club “%(name)s”."),
+    "players_copied": gettext_lazy("%(count)s players copied from “%(source_name)s”."),
+    "club_created": gettext_lazy("Club “%(name)s” created."),
+    "club_renamed": gettext_lazy("Club renamed from “%(old)s” to “%(name)s”."),
+    "person_merged": gettext_lazy("%(merged_name)s merged into %(kept_name)s in the club's register."),
     "tournament_updated": gettext_lazy("Settings changed: %(fields)s."),
     "final_target_changed": gettext_lazy("The seated final's target changed: %(now)s instead of %(was)s."),
     "pass_issued": gettext_lazy("New pass for %(player)s; the old link no longer opens it."),
@@ -534,6 +541,10 @@ def _values(
         "now": detail.get("now") or _("no result"),
         "position": detail.get("position", "?"),
         "seed": detail.get("seed", "?"),
+        "source_name": detail.get("source_name", ""),
+        "old": detail.get("old", ""),
+        "merged_name": detail.get("merged_name", ""),
+        "kept_name": detail.get("kept_name", ""),
     }
 
 

@@ -42,7 +42,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tournament import enums
-from tournament.models import AuditEntry, Player, Seat, Table, Tournament
+from tournament.models import AuditEntry, Club, Person, Player, Seat, Table, Tournament
 from tournament.passes import services as pass_services
 from tournament.tests.factories import PlayerFactory, TournamentFactory, UserFactory
 from tournament.tests.views.scenarios import (  # noqa: F401 (fixtures)
@@ -355,13 +355,17 @@ def check(client: Client, request: tuple[str, str, dict, bool]) -> None:
 
 @pytest.fixture(scope="module", name="registration")
 def registration_fixture(built, django_db_blocker) -> Tournament:  # type: ignore[no-untyped-def]
-    """A tournament at the desk: registered, checked-in and waiting players, a checklist, a window."""
+    """A tournament at the desk: registered, checked-in and waiting players, a checklist, a window; its
+    club's register (issue 33) holds its players' people, an earlier event and an empty next one."""
     with django_db_blocker.unblock():
-        tournament = TournamentFactory(name="Fuzz open", capacity=6)
+        club = Club.objects.create(name="Fuzz club")
+        tournament = TournamentFactory(name="Fuzz open", capacity=6, club=club)
         for number, status in enumerate(
             [enums.PlayerStatus.REGISTERED] * 4 + [enums.PlayerStatus.CHECKED_IN] * 2 + [enums.PlayerStatus.WAITING]
         ):
-            PlayerFactory(tournament=tournament, name=f"Fuzz {number}", status=status)
+            person = Person.objects.create(club=club, name=f"Fuzz {number}")
+            PlayerFactory(tournament=tournament, name=f"Fuzz {number}", status=status, person=person)
+        TournamentFactory(name="Fuzz next", club=club)
     return tournament
 
 
@@ -429,6 +433,46 @@ def test_site_forms_never_answer_5xx(superuser_client: Client, client_handler, b
     @given(request=requests(posts, no_ids, no_ids), anonymous=st.booleans())
     def run(request: tuple[str, str, dict, bool], anonymous: bool) -> None:
         check(stranger if anonymous or "login" in request[1] else superuser_client, request)
+
+    run()
+
+
+def test_the_club_register_pages_never_answer_5xx_and_refusals_change_nothing(
+    superuser_client: Client, registration: Tournament
+) -> None:
+    """The club's register (issue 33): its page, "Merge into…", the name, the CSV, with their forms'
+    fields and hostile values, ids of its people, of nobody and past every column."""
+    club = registration.club
+    assert club is not None
+    people = list(Person.objects.filter(club=club).order_by("pk").values_list("pk", flat=True))
+    pages = [
+        reverse("tournament:club_register", args=[club.pk]),
+        reverse("tournament:club_register_csv", args=[club.pk]),
+        *(reverse("tournament:merge_person", args=[club.pk, pk]) for pk in people[:2]),
+    ]
+    endpoints: dict[tuple[str, str], Endpoint] = {}
+    for path in pages:
+        endpoints[(path, "get")] = Endpoint(path, "get", {"q": ["Fuzz"], "page": ["1", "2"]})
+        response = superuser_client.get(path, {"q": "Fuzz"})  # (a merge page then offers people to keep)
+        assert response.status_code == 200, path
+        if "html" not in response.get("Content-Type", ""):
+            continue
+        parser = FormParser(path)
+        parser.feed(response.content.decode())
+        for found in parser.found:
+            found.path = urlsplit(found.path).path or path
+            known = endpoints.setdefault((found.path, found.method), Endpoint(found.path, found.method))
+            for name, values in found.fields.items():
+                known.fields.setdefault(name, []).extend(values)
+    assert {"keep", "name"} <= {name for e in endpoints.values() if e.method == "post" for name in e.fields}
+    # ["", "clubs", "<club>", ...]: the person's id in a merge path is swapped like a tournament's ids.
+    target = Target(registration, {"person_id": people}, {})
+    other = Target(registration, {"x": [10**9]}, {})
+
+    @FUZZ_SETTINGS
+    @given(request=requests(list(endpoints.values()), target, other))
+    def run(request: tuple[str, str, dict, bool]) -> None:
+        check(superuser_client, request)
 
     run()
 

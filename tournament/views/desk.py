@@ -23,6 +23,7 @@ from tournament.desk.registration import MAX_IMPORT_ROWS
 from tournament.desk.start_numbers import StartNumberDraw
 from tournament.errors import NeedsConfirmation, ServiceError
 from tournament.formats import registry
+from tournament.formats.entries import to_int
 from tournament.forms import (
     CsvImportForm,
     CsvTextForm,
@@ -38,6 +39,7 @@ from tournament.passes import services as pass_services
 from tournament.permissions import tournament_role
 from tournament.selectors import desk as desk_selectors
 from tournament.selectors import printing as printing_selectors
+from tournament.selectors import register as register_selectors
 from tournament.selectors import self_check_in as self_check_in_selectors
 from tournament.views.forms import CheckForm, CheckInForm, ConfirmForm, ReturnedForm, RowForm
 from tournament.views.self_check_in import attach_arrived_poll
@@ -47,13 +49,15 @@ from tournament.views.self_check_in import attach_arrived_poll
 @login_required
 def home(request: HtmxHttpRequest) -> HttpResponse:
     tournaments = list(desk_selectors.tournaments_for(request.user))
-    return render(request, "tournament/home.html", {"tournaments": tournaments})
+    clubs = register_selectors.clubs_of(request.user)
+    return render(request, "tournament/home.html", {"tournaments": tournaments, "clubs": clubs})
 
 
 @require_http_methods(["GET", "POST"])
 @login_required
 def tournament_create(request: HtmxHttpRequest) -> HttpResponse:
-    form = TournamentCreateForm(request.POST if request.method == "POST" else None)
+    clubs = register_selectors.clubs_of(request.user)
+    form = TournamentCreateForm(request.POST if request.method == "POST" else None, clubs=clubs)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         with refusal(form) as refused:
@@ -69,6 +73,8 @@ def tournament_create(request: HtmxHttpRequest) -> HttpResponse:
                 checklist=form.checklist_labels() + form.equipment_labels(),
                 returnable=form.equipment_labels(),
                 windows=form.windows(),
+                club_id=form.club_id(),
+                new_club=data["new_club"],
             )
         if not refused:
             messages.success(request, _("Tournament “%(name)s” created.") % {"name": tournament.name})
@@ -105,8 +111,39 @@ def _desk_context(tournament: Tournament) -> dict[str, object]:
 @require_GET
 @tournament_role(enums.Role.DESK)
 def desk(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
-    context = _desk_context(tournament) | {"form": _focused(PlayerForm())}
+    """The desk; ``?person=ID`` (a suggestion picked) fills the form from the club's register."""
+    person = register_selectors.chosen_person(tournament, to_int(request.GET.get("person")))
+    initial = {}
+    if person is not None:
+        initial = {"name": person.name, "club": person.team, "contact": person.contact, "person": person.pk}
+    form = _suggesting(tournament, _focused(PlayerForm(initial=initial)))
+    context = _desk_context(tournament) | {"form": form, "chosen": person}
     return render(request, "tournament/desk.html", context)
+
+
+def _suggesting(tournament: Tournament, form: PlayerForm) -> PlayerForm:
+    """The Name field asks the club's register for suggestions as it is typed (htmx), where there is one."""
+    if tournament.club_id is not None:
+        form.fields["name"].widget.attrs.update(
+            {
+                "hx-get": reverse("tournament:register_suggest", args=[tournament.pk]),
+                "hx-trigger": "input changed delay:200ms",
+                "hx-target": "#person-suggestions",
+                "hx-sync": "this:replace",
+                "autocomplete": "off",
+                "aria-describedby": "person-suggestions",
+            }
+        )
+    return form
+
+
+@require_GET
+@tournament_role(enums.Role.DESK)
+def register_suggest(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
+    """The people of the club's register like the typed name (``?name=``), each a link that fills the form."""
+    name = request.GET.get("name", "")[:120]
+    people = register_selectors.suggestions(tournament, name)
+    return render(request, "tournament/_suggestions.html", {"tournament": tournament, "people": people, "name": name})
 
 
 def _focused(form: PlayerForm) -> PlayerForm:
@@ -134,6 +171,7 @@ def register(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
                     contact=data["contact"],
                     confirm_same_name=data["confirm_same_name"],
                     confirm_outside_window=data["confirm_outside_window"],
+                    person_id=data["person"],
                 )
         except NeedsConfirmation as error:
             confirm = error.message
@@ -143,7 +181,10 @@ def register(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
             if not refused:
                 return _registered(request, tournament, registration, check_in_now=data["check_in_now"])
     # A question keeps the focus on its "Yes" (desk.html); errors put it on the first wrong field.
-    context = _desk_context(tournament) | {"form": form if confirm else _focused(form), "confirm": confirm}
+    form = _suggesting(tournament, form if confirm else _focused(form))
+    person_id = form.cleaned_data.get("person") if form.is_bound and hasattr(form, "cleaned_data") else None
+    chosen = register_selectors.chosen_person(tournament, person_id or to_int(form.initial.get("person")))
+    context = _desk_context(tournament) | {"form": form, "confirm": confirm, "chosen": chosen}
     return render(request, "tournament/desk.html", context, status=200 if confirm else 422)
 
 

@@ -252,3 +252,18 @@ class SelfCheckInForm(PostedForm):
 
     item = Ints()
     player = Int()
+
+
+# --- the club's register (issue 33) ---------------------------------------------------------
+
+
+class MergeForm(PostedForm):
+    """ "Merge into…": the person kept (None when no number was posted: the service says so)."""
+
+    keep = Int()
+
+
+class CopyPlayersForm(PostedForm):
+    """ "Copy players from…": the earlier tournament chosen."""
+
+    source = Int()

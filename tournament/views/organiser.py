@@ -17,15 +17,30 @@ from tournament import desk, enums
 from tournament.desk import staff as staff_service
 from tournament.errors import ServiceError
 from tournament.formats import registry
-from tournament.forms import ChecklistItemForm, ScoringForm, StaffForm, TournamentSettingsForm, WindowForm
+from tournament.forms import (
+    ChecklistItemForm,
+    ClubChoiceForm,
+    ScoringForm,
+    StaffForm,
+    TournamentSettingsForm,
+    WindowForm,
+)
 from tournament.http import HtmxHttpRequest, refusal
 from tournament.models import Tournament
 from tournament.permissions import tournament_role
 from tournament.selectors import audit as audit_selectors
 from tournament.selectors import desk as desk_selectors
+from tournament.selectors import register as register_selectors
 
 
-def _settings_context(tournament: Tournament, **forms: object) -> dict[str, object]:
+def settings_page(
+    request: HtmxHttpRequest, tournament: Tournament, *, status: int = 200, **forms: object
+) -> HttpResponse:
+    """The settings page with the forms given (a refused one shows its errors) and the others fresh."""
+    return render(request, "tournament/settings.html", _settings_context(request, tournament, **forms), status=status)
+
+
+def _settings_context(request: HtmxHttpRequest, tournament: Tournament, **forms: object) -> dict[str, object]:
     form = forms.get("form") or TournamentSettingsForm(instance=tournament)
     # What a change of a setting would meet in play (the knockout's seated final), beside its help text.
     for name, note in registry.of(tournament).settings_notes(tournament).items():
@@ -42,7 +57,15 @@ def _settings_context(tournament: Tournament, **forms: object) -> dict[str, obje
         "scoring_form": forms.get("scoring_form") or ScoringForm.for_tournament(tournament),
         "scoring_locked": desk.scoring_locked(tournament),
         "has_scoring_table": "scoring_table" in registry.of(tournament).settings_used,
+        "club_form": forms.get("club_form") or _club_form(request, tournament),
     }
+
+
+def _club_form(request: HtmxHttpRequest, tournament: Tournament) -> ClubChoiceForm:
+    clubs = register_selectors.clubs_of(request.user)
+    if tournament.club is not None and tournament.club not in clubs:
+        clubs.append(tournament.club)  # shown as it is, even where another organiser runs it
+    return ClubChoiceForm(initial={"club": tournament.club_id or ""}, clubs=clubs)
 
 
 @require_http_methods(["GET", "POST"])
@@ -58,8 +81,10 @@ def tournament_settings(request: HtmxHttpRequest, tournament: Tournament) -> Htt
             if not refused:
                 messages.success(request, " ".join([_("Settings saved."), *saved.carried]))
                 return redirect("tournament:settings", tournament.pk)
-        return render(request, "tournament/settings.html", _settings_context(tournament, form=form), status=422)
-    return render(request, "tournament/settings.html", _settings_context(tournament))
+        return render(
+            request, "tournament/settings.html", _settings_context(request, tournament, form=form), status=422
+        )
+    return render(request, "tournament/settings.html", _settings_context(request, tournament))
 
 
 @require_POST
@@ -78,7 +103,9 @@ def add_checklist_item(request: HtmxHttpRequest, tournament: Tournament) -> Http
         if not refused:
             messages.success(request, _("Checklist item added."))
             return redirect("tournament:settings", tournament.pk)
-    return render(request, "tournament/settings.html", _settings_context(tournament, item_form=form), status=422)
+    return render(
+        request, "tournament/settings.html", _settings_context(request, tournament, item_form=form), status=422
+    )
 
 
 @require_POST
@@ -108,7 +135,9 @@ def add_window(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse
         if not refused:
             messages.success(request, _("Registration window added."))
             return redirect("tournament:settings", tournament.pk)
-    return render(request, "tournament/settings.html", _settings_context(tournament, window_form=form), status=422)
+    return render(
+        request, "tournament/settings.html", _settings_context(request, tournament, window_form=form), status=422
+    )
 
 
 @require_POST
@@ -121,7 +150,9 @@ def scoring(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
         if not refused:
             messages.success(request, _("Scoring table saved."))
             return redirect("tournament:settings", tournament.pk)
-    return render(request, "tournament/settings.html", _settings_context(tournament, scoring_form=form), status=422)
+    return render(
+        request, "tournament/settings.html", _settings_context(request, tournament, scoring_form=form), status=422
+    )
 
 
 @require_http_methods(["GET", "POST"])

@@ -32,9 +32,15 @@ def played_tournament(players: int = 13, seed: int = 2) -> Tournament:
 
 def rows(*, tournament_id: int | None = None, using: str = "default") -> dict[str, list[dict[str, Any]]]:
     """Every row, every field of the users and of the tournament and games apps (only one
-    tournament's rows when ``tournament_id`` is given, then no users), in id order."""
+    tournament's rows when ``tournament_id`` is given, then no users and no rows of the club's
+    register, which belong to no one tournament), in id order."""
     models = (
-        [model for model in portable.data_models() if model._meta.label not in portable.ACCOUNT_MODELS]
+        [
+            model
+            for model in portable.data_models()
+            if model._meta.label not in portable.ACCOUNT_MODELS
+            and model._meta.label_lower not in portable.REGISTER_MODELS
+        ]
         if tournament_id is not None
         else [get_user_model(), *portable.data_models()]
     )

@@ -33,7 +33,7 @@ from playwright.sync_api import Browser, Page, expect
 from tournament import enums
 from tournament.desk import tombola
 from tournament.formats import registry
-from tournament.models import ChecklistItem, Player, StaffRole, Tournament
+from tournament.models import ChecklistItem, Club, Person, Player, StaffRole, Tournament
 from tournament.passes import services as pass_services
 from tournament.tests.browser.axe import describe, serious, violations
 from tournament.tests.browser.conftest import PASSWORD, TABLET, TIMEOUT_MS, log_in
@@ -110,6 +110,11 @@ SKIPPED = {
     "tournament:pass_sit_down": "POST only (the player's pass page)",
     "tournament:fee_paid": "POST only (the desk's check-in row)",
     "tournament:pass_here": "POST only (the player's pass page: self check-in)",
+    # The club's register (issue 33).
+    "tournament:club_register_csv": "CSV",
+    "tournament:rename_club": "POST only (the register page)",
+    "tournament:set_club": "POST only (settings)",
+    "tournament:register_suggest": "a fragment of the desk (htmx), audited there in test_register_flow",
 }
 # Django's admin: its own pages, not this site's (staff use the tournament pages).
 SKIPPED_NAMESPACES = ("admin:",)
@@ -127,6 +132,17 @@ UNLINKED: dict[str, tuple[str, Callable[[scenarios.Scenario], str]]] = {
     "tournament:sign_up": (PUBLIC, lambda s: sign_up_of(s)),
     # "Withdraw from the tournament", asked first (linked from the pass page).
     "tournament:pass_withdraw": (PUBLIC, lambda s: withdraw_of_playing(s)),
+    # The club's register (issue 33): reached from the home page's "My clubs" and the settings; here its
+    # page, "Merge into…" and "Copy players from…" of a club the organiser runs (``club_of``).
+    "tournament:club_register": (
+        enums.Role.ORGANISER,
+        lambda s: reverse("tournament:club_register", args=[club_of(s).pk]),
+    ),
+    "tournament:merge_person": (
+        enums.Role.ORGANISER,
+        lambda s: reverse("tournament:merge_person", args=[club_of(s).pk, club_of(s).people.order_by("pk")[0].pk]),
+    ),
+    "tournament:copy_players": (enums.Role.ORGANISER, lambda s: copy_page_of(s)),
     # Self check-in (issue 32, item 3): the entrance page as a player who chose "Is this you?"
     # (``arrange`` turns self check-in and check-in by name on; the poster is in the print pack).
     "tournament:entrance": (
@@ -137,6 +153,35 @@ UNLINKED: dict[str, tuple[str, Callable[[scenarios.Scenario], str]]] = {
         ),
     ),
 }
+
+
+def club_of(scenario: scenarios.Scenario) -> Club:
+    """The club of the scenario's tournaments, run by the organiser, with two look-alike people."""
+    club = Club.objects.filter(name="A11y club").first()
+    if club is None:
+        club = Club.objects.create(name="A11y club")
+        club.organisers.add(*get_user_model().objects.filter(username=f"{enums.Role.ORGANISER}-a11y"))
+        Person.objects.create(club=club, name="Georg Meyer", team="TSV Nord", member_number="12")
+        Person.objects.create(club=club, name="Georg Mayer", team="TSV Nord")
+        Tournament.objects.filter(pk__in=[scenario.tournament.pk, scenario.ready.pk]).update(club=club)
+    return club
+
+
+def copy_page_of(scenario: scenarios.Scenario) -> str:
+    """ "Copy players from…" of an empty tournament of the club (its earlier events listed)."""
+    empty = Tournament.objects.create(
+        name="Next evening",
+        date=scenario.tournament.date,
+        game=scenario.tournament.game,
+        format=scenario.tournament.format,
+        club=club_of(scenario),
+    )
+    StaffRole.objects.create(
+        tournament=empty,
+        user=get_user_model().objects.get(username=f"{enums.Role.ORGANISER}-a11y"),
+        role=enums.Role.ORGANISER,
+    )
+    return reverse("tournament:copy_players", args=[empty.pk])
 
 
 def sign_up_of(scenario: scenarios.Scenario) -> str:

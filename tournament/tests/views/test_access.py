@@ -340,3 +340,99 @@ def test_a_referee_who_left_loses_access(client, login_as, scenario):
 def test_unknown_tournament_is_404_for_staff(client, login_as, tournament):
     login_as("organiser", tournament)
     assert client.get(reverse("tournament:referee_tables", args=[999_999])).status_code == 404
+
+
+# --------------------------------------------------------------------------
+# The club's register (issue 33): only the club's organisers (and a superuser) see or change it;
+# the tournament's register views follow the tournament's roles
+# --------------------------------------------------------------------------
+
+REGISTER_WHO = ["club_organiser", "superuser", "organiser_elsewhere", "desk_of_its_event", "no_role", "anonymous"]
+
+
+@pytest.fixture(name="register_scene")
+def register_scene_fixture(db):  # type: ignore[no-untyped-def]
+    from tournament.desk import register as register_services
+    from tournament.models import Person, StaffRole
+    from tournament.tests.factories import TournamentFactory, UserFactory
+
+    users = {name: UserFactory(username=f"register-{name}") for name in REGISTER_WHO if name != "anonymous"}
+    for user in users.values():
+        user.save()  # the factory sets the password after saving: keep the session's hash valid
+    users["superuser"].is_superuser = True
+    users["superuser"].save()
+    club = register_services.create_club(actor=users["club_organiser"], name="Schockfreunde")
+    register_services.create_club(actor=users["organiser_elsewhere"], name="Elsewhere")
+    event = TournamentFactory(club=club)
+    StaffRole.objects.create(tournament=event, user=users["desk_of_its_event"], role=enums.Role.DESK)
+    keep = Person.objects.create(club=club, name="Georg Meyer")
+    duplicate = Person.objects.create(club=club, name="Georg Mayer")
+    return {"users": users, "club": club, "keep": keep, "duplicate": duplicate}
+
+
+def register_requests(scene: dict) -> dict[str, Request]:  # type: ignore[type-arg]
+    club, keep, duplicate = scene["club"], scene["keep"], scene["duplicate"]
+    return {
+        "club_register": ("get", reverse("tournament:club_register", args=[club.pk]), {}),
+        "club_register_csv": ("get", reverse("tournament:club_register_csv", args=[club.pk]), {}),
+        "rename_club": ("post", reverse("tournament:rename_club", args=[club.pk]), {"name": "Renamed"}),
+        "merge_person": ("get", reverse("tournament:merge_person", args=[club.pk, duplicate.pk]), {}),
+        "merge_person_post": (
+            "post",
+            reverse("tournament:merge_person", args=[club.pk, duplicate.pk]),
+            {"keep": str(keep.pk)},
+        ),
+    }
+
+
+@pytest.mark.parametrize("who", REGISTER_WHO)
+@pytest.mark.parametrize(
+    "view", ["club_register", "club_register_csv", "rename_club", "merge_person", "merge_person_post"]
+)
+def test_only_the_clubs_organisers_use_its_register(client: Client, register_scene, who: str, view: str) -> None:  # type: ignore[no-untyped-def]
+    from tournament.models import Club, Person
+
+    if who != "anonymous":
+        client.force_login(register_scene["users"][who])
+    state = lambda: (  # noqa: E731
+        list(Club.objects.order_by("pk").values_list("name")),
+        list(Person.objects.order_by("pk").values_list("merged_into")),
+        AuditEntry.objects.count(),
+    )
+    before = state()
+    response = send(client, register_requests(register_scene)[view])
+    if who == "anonymous":
+        assert to_login(response)
+        assert state() == before
+    elif who in ("club_organiser", "superuser"):
+        assert response.status_code in (200, 302), response.status_code
+        if view == "merge_person_post":
+            assert Person.objects.get(pk=register_scene["duplicate"].pk).merged_into_id == register_scene["keep"].pk
+    else:
+        assert response.status_code == 403
+        assert state() == before
+
+
+@pytest.mark.parametrize("who", ["organiser", "desk", "referee", "organiser_elsewhere", "no_role"])
+def test_the_tournaments_register_views_follow_its_roles(client: Client, staff_user, make_user, who: str) -> None:  # type: ignore[no-untyped-def]
+    from tournament.desk import register as register_services
+    from tournament.tests.factories import TournamentFactory
+
+    owner = make_user("register-owner")
+    club = register_services.create_club(actor=owner, name="Club")
+    tournament = TournamentFactory(club=club)
+    if who in ("organiser", "desk", "referee"):
+        client.force_login(staff_user(tournament, who))
+    elif who == "organiser_elsewhere":
+        client.force_login(staff_user(TournamentFactory(), enums.Role.ORGANISER))
+    else:
+        client.force_login(make_user("register-nobody"))
+    expected = {
+        "register_suggest": who in ("organiser", "desk"),
+        "copy_players": who == "organiser",
+        "set_club": who == "organiser",
+    }
+    for view, allowed_here in expected.items():
+        method = client.post if view == "set_club" else client.get
+        response = method(url(view, tournament), {"name": "Geo"} if view == "register_suggest" else {})
+        assert (response.status_code != 403) == allowed_here, (view, response.status_code)

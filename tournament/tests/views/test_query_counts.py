@@ -744,3 +744,74 @@ def test_the_tombola_pages_cost_the_same_at_20_and_500_players(client, staff_use
     (small, _), (large, _) = (tombola_counts(client, staff_user, size) for size in SIZES)
     assert small == large, f"queries at 20 vs 500 players: {small} {large}"
     assert small == TOMBOLA_PINNED
+
+
+# --------------------------------------------------------------------------
+# The club's register (issue 33): the register page (whole, searched, a later page), "Merge into…",
+# the desk's suggestions as a name is typed, the desk with a suggestion picked, "Copy players
+# from…" and the CSV, at 20 and 500 people who played in three events
+# --------------------------------------------------------------------------
+
+REGISTER_PINNED = {
+    "club_register": 7,  # session, user, club, its organiser, count, page, log
+    "club_register_search": 7,
+    "club_register_typo": 8,  # + the people alike (the index is read once per register version)
+    "club_register_page_2": 7,
+    "merge_person": 8,  # the duplicate with its events instead of the log, the candidates alike
+    "register_suggest": 8,  # session, user, tournament, roles, club, count, page, the people alike
+    "desk_with_person": 11,  # the desk's page with the person picked
+    "copy_players": 7,  # session, user, tournament, roles, the sources with their counts, the refusal's count
+    "club_register_csv": 5,  # session, user, club, its organiser, the register (one chunk of people)
+}
+
+
+def register_counts(client: Client, size: int) -> tuple[dict[str, int], dict[str, str]]:
+    from tournament.desk import register as register_services
+    from tournament.models import Person, StaffRole
+    from tournament.selectors import register as register_selectors
+    from tournament.tests.factories import UserFactory
+
+    organiser = UserFactory(username=f"register-organiser-{size}")
+    organiser.save()  # the factory sets the password after saving: keep the session's hash valid
+    club = register_services.create_club(actor=organiser, name=f"Club of {size}")
+    people = Person.objects.bulk_create(
+        Person(club=club, name=f"Person {n:04d}", team="TSV", folded=f"person {n:04d} | tsv", identity=f"p{n}")
+        for n in range(size)
+    )
+    events = [TournamentFactory(club=club, name=f"Evening {n}", checklist=[]) for n in range(3)]
+    for tournament in events:
+        Player.objects.bulk_create(
+            Player(tournament=tournament, name=p.name, club="TSV", name_key=p.name.lower(), folded=p.folded, person=p)
+            for p in people
+        )
+    duplicate = Person.objects.create(club=club, name="Person 0000", team="TSV Nord")
+    register_services.merge_persons(club=club, actor=organiser, duplicate_id=duplicate.pk, keep_id=people[0].pk)
+    empty = TournamentFactory(club=club, name="Next evening", checklist=[])
+    StaffRole.objects.create(tournament=empty, user=organiser, role=enums.Role.ORGANISER)
+    client.force_login(organiser)
+    club.refresh_from_db()
+    register_selectors.person_index(club)  # the index of this register version, as after the first keystroke
+    paths = {
+        "club_register": reverse("tournament:club_register", args=[club.pk]),
+        "club_register_search": reverse("tournament:club_register", args=[club.pk]) + "?q=person 00",
+        "club_register_typo": reverse("tournament:club_register", args=[club.pk]) + "?q=persn 0007",
+        "club_register_page_2": reverse("tournament:club_register", args=[club.pk]) + "?page=2",
+        "merge_person": reverse("tournament:merge_person", args=[club.pk, people[5].pk]),
+        "register_suggest": url("register_suggest", empty) + "?name=Persn 0007",
+        "desk_with_person": url("desk", empty) + f"?person={people[7].pk}",
+        "copy_players": url("copy_players", empty),
+        "club_register_csv": reverse("tournament:club_register_csv", args=[club.pk]),
+    }
+    counts, bodies = {}, {}
+    for name, path in paths.items():
+        counts[name], bodies[name] = counted(client, path)
+    assert "Person 0007" in bodies["register_suggest"] and "Person 0007" in bodies["club_register_typo"]
+    assert 'value="Person 0007"' in bodies["desk_with_person"]
+    assert bodies["club_register_csv"].count("\n") == size + 2  # the header and everyone, merged ones too
+    return counts, bodies
+
+
+def test_the_register_pages_cost_the_same_at_20_and_500_people(client):  # type: ignore[no-untyped-def]
+    (small, _), (large, _) = (register_counts(client, size) for size in SIZES)
+    assert small == large, f"queries at 20 vs 500 people: {small} {large}"
+    assert small == REGISTER_PINNED
