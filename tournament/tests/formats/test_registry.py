@@ -3,7 +3,7 @@
 - every ``Format`` record is complete: its templates exist, its settings are
   fields of ``Tournament``, its games and stages are known choices, its URLs
   resolve, its rule labels name every rule its pure rules use;
-- the pure core (``formats/base.py``, ``formats/*/rules.py``) imports no Django;
+- the pure core (``formats/base.py``, ``formats/*/rules.py``, ``season/``) imports no Django;
 - outside ``tournament/formats/`` no code or template compares a tournament's
   format or game to a value: everything asks the registry.
 """
@@ -93,6 +93,7 @@ PURE = [
     ROOT / "tournament/schedule.py",
     ROOT / "tournament/draws.py",
     *sorted((ROOT / "tournament/formats").glob("*/rules.py")),
+    *sorted((ROOT / "tournament/season").glob("*.py")),
 ]
 
 
@@ -107,7 +108,14 @@ def test_the_pure_core_imports_no_django(path: Path) -> None:
             imported.add(node.module)
     impure = {name for name in imported if name.startswith(("django", "tournament.models", "games.models"))}
     assert not impure, impure
-    allowed = {"tournament.formats.base", "tournament.seating", "tournament.schedule", "tournament"}
+    # The season's chart draws the rating's history (both pure).
+    allowed = {
+        "tournament.formats.base",
+        "tournament.seating",
+        "tournament.schedule",
+        "tournament",
+        "tournament.season.rating",
+    }
     own = {name for name in imported if name.startswith("tournament") and not name.startswith("tournament.seating.")}
     assert own <= allowed, own - allowed
 
