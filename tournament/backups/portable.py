@@ -588,16 +588,23 @@ def _restore_tournament(payload: dict[str, Any], *, force: bool, using: str) -> 
             for name in user_fields[item["model"]]:
                 if values.get(name) is not None:
                     values[name] = mapping.get(values[name], values[name])
-            if item["model"] == "tournament.tournament" and values.get("club") is not None:
-                values["club"] = clubs.get(values["club"])
-            if item["model"] == "tournament.player" and values.get("person") is not None:
-                values["person"] = people.get(values["person"])
-            if item["model"] == "tournament.seriesevent":
-                values["series"] = series_ids.get(values["series"], values["series"])
+            _remap_club_rows(item["model"], values, clubs, people, series_ids)
             remapped.append({**item, "fields": values})
         _load(remapped, using, restored)
         reset_sequences([user_model], using)
     return restored
+
+
+def _remap_club_rows(
+    model: str, values: dict[str, Any], clubs: dict[int, int], people: dict[int, int], series: dict[int, int]
+) -> None:
+    """A row's club, person and series as this database has them (``_restore_register``, ``_restore_series``)."""
+    if model == "tournament.tournament" and values.get("club") is not None:
+        values["club"] = clubs.get(values["club"])
+    if model == "tournament.player" and values.get("person") is not None:
+        values["person"] = people.get(values["person"])
+    if model == "tournament.seriesevent":
+        values["series"] = series.get(values["series"], values["series"])
 
 
 def _restore_register(
