@@ -8,7 +8,7 @@ from datetime import date, datetime
 from decimal import Decimal
 
 from django import forms
-from django.utils.text import capfirst
+from django.utils.text import capfirst, format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games.rules.uno import ACTION_CARDS, SCORING_PRESETS
@@ -19,7 +19,16 @@ from tournament.desk.tournaments import date_problem
 from tournament.errors import ServiceError
 from tournament.formats import registry
 from tournament.formats.entries import to_int
-from tournament.models import ChecklistItem, Club, Tournament
+from tournament.models import (
+    SERIES_PRESET_CHOICES,
+    SERIES_TIE_BREAK_LABELS,
+    ChecklistItem,
+    Club,
+    Series,
+    Tournament,
+    scoring_error_message,
+)
+from tournament.season import series_rules
 
 
 def default_checklist(fmt: str = "") -> str:
@@ -474,3 +483,115 @@ class SignUpForm(forms.Form):
         self.fields["name"].widget.attrs.update(maxlength="120", autocomplete="name")
         self.fields["club"].widget.attrs.update(maxlength="120", autocomplete="organization")
         self.fields["contact"].widget.attrs.update(maxlength="200", autocomplete="email")
+
+
+# --- a club's series (issue 33, item 2) ----------------------------------------------------------
+
+TIE_BREAK_SLOTS = len(series_rules.TIE_BREAKS)
+
+
+def _tie_break_field(slot: int) -> forms.ChoiceField:
+    return forms.ChoiceField(
+        label=format_lazy("{} {}", _("Tie-break"), slot),
+        required=False,
+        choices=[("", _("— none —")), *SERIES_TIE_BREAK_LABELS.items()],
+        help_text=(
+            _(
+                "More wins: more first places. Better best place. More events played. Better result in the"
+                " latest event: the most recent event where the two placed differently."
+            )
+            if slot == 1
+            else ""
+        ),
+    )
+
+
+class SeriesForm(forms.Form):
+    """A series' settings and its tournaments (the club's, newest first). Refusals come from the
+    pure rules' check (``Series.clean``), in words."""
+
+    name = forms.CharField(label=_("Name of the series"), max_length=200)
+    points_preset = forms.ChoiceField(
+        label=_("Points per place"),
+        choices=SERIES_PRESET_CHOICES,
+        help_text=Series._meta.get_field("points_preset").help_text,
+    )
+    points_table = forms.CharField(
+        label=_("Your own points table"),
+        max_length=400,
+        required=False,
+        help_text=Series._meta.get_field("points_table").help_text,
+    )
+    best_n = forms.IntegerField(
+        label=_("Best results counted"),
+        required=False,
+        min_value=1,
+        max_value=999,
+        help_text=Series._meta.get_field("best_n").help_text,
+    )
+    minimum_events = forms.IntegerField(
+        label=_("Minimum number of events"),
+        min_value=0,
+        max_value=999,
+        initial=0,
+        help_text=Series._meta.get_field("minimum_events").help_text,
+    )
+    tie_break_1 = _tie_break_field(1)
+    tie_break_2 = _tie_break_field(2)
+    tie_break_3 = _tie_break_field(3)
+    tie_break_4 = _tie_break_field(4)
+    tournaments = forms.MultipleChoiceField(
+        label=_("Tournaments of the series"),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("Only finished tournaments count; the others are listed as not counted yet."),
+    )
+
+    def __init__(self, *args: object, tournaments: Sequence[Tournament] = (), **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.fields["tournaments"].choices = [(str(t.pk), f"{t.name} · {t.date.isoformat()}") for t in tournaments]
+
+    @staticmethod
+    def initial_of(series: Series) -> dict[str, object]:
+        """The form's values for a saved series."""
+        slots = {f"tie_break_{index}": code for index, code in enumerate(series.tie_breaks or [], start=1)}
+        return {
+            "name": series.name,
+            "points_preset": series.points_preset,
+            "points_table": ", ".join(str(points) for points in series.points_table or []),
+            "best_n": series.best_n,
+            "minimum_events": series.minimum_events,
+            "tournaments": [str(pk) for pk in series.events.values_list("tournament_id", flat=True)],
+            **slots,
+        }
+
+    def clean_points_table(self) -> list[int]:
+        text = self.cleaned_data.get("points_table", "")
+        parts = [part.strip() for part in text.replace(";", ",").split(",") if part.strip()]
+        try:
+            table = [int(part) for part in parts]
+        except ValueError:
+            raise forms.ValidationError(_("Write whole numbers separated by commas, e.g. 10, 8, 6, 5.")) from None
+        if len(table) > 200 or any(abs(points) > 100_000 for points in table):
+            raise forms.ValidationError(_("The table is too long or its numbers too large."))
+        return table
+
+    def clean(self) -> dict[str, object]:
+        data = super().clean() or {}
+        codes = [data.get(f"tie_break_{slot}") for slot in range(1, TIE_BREAK_SLOTS + 1)]
+        data["tie_breaks"] = [code for code in codes if code]
+        data["tournament_ids"] = [int(pk) for pk in data.get("tournaments") or []]
+        if not self.errors:
+            series = Series(
+                name=str(data.get("name", "")),
+                points_preset=str(data.get("points_preset", "")),
+                points_table=data.get("points_table") or [],
+                best_n=data.get("best_n"),
+                minimum_events=data.get("minimum_events") or 0,
+                tie_breaks=data["tie_breaks"],
+            )
+            try:
+                series_rules.check_scoring(series.scoring())
+            except series_rules.SeriesError as error:
+                raise forms.ValidationError(scoring_error_message(error)) from None
+        return data

@@ -26,6 +26,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.rules.uno import STANDARD_SCORING
 from tournament import enums, folding, naming
+from tournament.season import series_rules
 
 
 def default_scoring_table() -> dict[str, int]:
@@ -1004,3 +1005,134 @@ class SelfArrival(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id} {self.arrived_at:%H:%M:%S}"
+
+
+# --- the club's season (issue 33, item 2) ------------------------------------------------------
+
+SERIES_PRESET_CHOICES = [
+    (series_rules.PRESET_FIELD_SIZE, _("Players − place + 1 (per event)")),
+    (series_rules.PRESET_CLUB_CLASSIC, _("Club classic: 10, 8, 6, 5, 4, 3, 2, 1")),
+    (series_rules.PRESET_F1_LIKE, _("Formula 1: 25, 18, 15, 12, 10, 8, 6, 4, 2, 1")),
+    (series_rules.PRESET_TABLE, _("Your own table")),
+]
+SERIES_TIE_BREAK_LABELS = {
+    series_rules.MORE_WINS: _("More wins"),
+    series_rules.BETTER_BEST_PLACE: _("Better best place"),
+    series_rules.MORE_EVENTS: _("More events played"),
+    series_rules.BETTER_LAST_RESULT: _("Better result in the latest event"),
+}
+
+
+def default_tie_breaks() -> list[str]:
+    return list(series_rules.DEFAULT_TIE_BREAKS)
+
+
+def scoring_error_message(error: series_rules.SeriesError) -> str:
+    """The pure rules' refusal of a series' settings (``check_scoring``'s code) in the reader's words."""
+    messages = {
+        "unknown_preset": gettext("Choose one of the ways to give points."),
+        "empty_table": gettext("Your own table needs the points of at least one place, e.g. 10, 8, 6."),
+        "negative_points": gettext("Points per place cannot be negative."),
+        "table_grows": gettext("A worse place cannot score more points: write the table from place 1 downwards."),
+        "best_n_too_small": gettext("“Best results” counts at least 1 event; leave it empty to count all."),
+        "negative_minimum": gettext("The minimum number of events cannot be negative."),
+        "unknown_tie_break": gettext("Choose the tie-breaks from the list."),
+        "repeated_tie_break": gettext("Each tie-break can be used once."),
+    }
+    return messages.get(error.code, gettext("These settings cannot score a series."))
+
+
+class Series(models.Model):
+    """A series of a club's tournaments (a season, a league) with its scoring (``season.series_rules``):
+    points per place, best N, a minimum of events and the tie-break order. Its standings are computed
+    from the events' final rankings whenever they are read (``selectors.season``), never stored;
+    ``version`` moves with every change of the series (settings, events), so cached standings go stale."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="series", verbose_name=_("club"))
+    name = models.CharField(_("name"), max_length=200)
+    public_key = models.CharField(_("public key"), max_length=32, unique=True, default=new_public_key, editable=False)
+    points_preset = models.CharField(
+        _("points per place"),
+        max_length=40,
+        choices=SERIES_PRESET_CHOICES,
+        default=series_rules.PRESET_FIELD_SIZE,
+        help_text=_(
+            "Players − place + 1: the winner of an evening of 24 scores 24, the last 1. Club classic and"
+            " Formula 1: fixed points for the first places. Your own table: the points you write below."
+        ),
+    )
+    points_table = models.JSONField(
+        _("your own points table"),
+        default=list,
+        blank=True,
+        help_text=_(
+            "Points for place 1, 2, 3 … separated by commas (e.g. 12, 10, 8, 6, 4, 2, 1). Places beyond the"
+            " table score its last value: end with 1 to give a point for coming, with 0 to give nothing."
+        ),
+    )
+    best_n = models.PositiveSmallIntegerField(
+        _("best results counted"),
+        null=True,
+        blank=True,
+        help_text=_("Only the best this many results of each player count. Empty: every result counts."),
+    )
+    minimum_events = models.PositiveSmallIntegerField(
+        _("minimum number of events"),
+        default=0,
+        help_text=_("Players with fewer events are listed after the others as “not yet ranked”. 0: no minimum."),
+    )
+    tie_breaks = models.JSONField(
+        _("tie-breaks"),
+        default=default_tie_breaks,
+        blank=True,
+        help_text=_("Applied in this order when totals are equal; a tie left after all of them shares the place."),
+    )
+    version = models.PositiveBigIntegerField(default=1, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("series")
+        verbose_name_plural = _("series")
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def scoring(self) -> series_rules.Scoring:
+        """The settings as the pure rules take them."""
+        return series_rules.Scoring(
+            preset=self.points_preset,
+            table=tuple(int(points) for points in self.points_table or ()),
+            best_n=self.best_n,
+            minimum_events=self.minimum_events,
+            tie_breaks=tuple(self.tie_breaks or ()),
+        )
+
+    def clean(self) -> None:
+        super().clean()
+        try:
+            series_rules.check_scoring(self.scoring())
+        except (series_rules.SeriesError, TypeError, ValueError) as error:
+            message = (
+                scoring_error_message(error)
+                if isinstance(error, series_rules.SeriesError)
+                else gettext("Points per place are whole numbers.")
+            )
+            raise ValidationError(message) from error
+
+
+class SeriesEvent(models.Model):
+    """A tournament counted in a series (a tournament may be in several series)."""
+
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="events", verbose_name=_("series"))
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="series_events", verbose_name=_("tournament")
+    )
+
+    class Meta:
+        verbose_name = _("event of a series")
+        verbose_name_plural = _("events of a series")
+        constraints = [models.UniqueConstraint(fields=["series", "tournament"], name="series_event_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.series_id}: {self.tournament_id}"

@@ -15,6 +15,7 @@ from tournament.views import (
     referee,
     register,
     rounds,
+    season,
     self_check_in,
     signup,
     tombola,
@@ -53,6 +54,17 @@ urlpatterns = [
     path("clubs/<int:club_id>/register.csv", register.register_csv, name="club_register_csv"),
     path("clubs/<int:club_id>/rename/", register.rename_club, name="rename_club"),
     path("clubs/<int:club_id>/register/<int:person_id>/merge/", register.merge_person, name="merge_person"),
+    # The club's season (views/season.py): series, standings, a person's history; its organisers only.
+    path("clubs/<int:club_id>/series/", season.series_list, name="series_list"),
+    path("clubs/<int:club_id>/series/new/", season.series_create, name="series_create"),
+    path("clubs/<int:club_id>/series/<int:series_id>/", season.series_standings, name="series"),
+    path("clubs/<int:club_id>/series/<int:series_id>/settings/", season.series_edit, name="series_edit"),
+    path("clubs/<int:club_id>/series/<int:series_id>/standings.csv", season.series_csv, name="series_csv"),
+    path("clubs/<int:club_id>/series/<int:series_id>/print/", season.series_print, name="series_print"),
+    path("clubs/<int:club_id>/register/<int:person_id>/history/", season.person_history, name="person_history"),
+    # A series' public page and its projector screen, by the series' unguessable key.
+    path("s/<public_key:public_key>/", season.series_public, name="series_public"),
+    path("s/<public_key:public_key>/screen/", season.series_screen, name="series_screen"),
     path("t/<int:tournament_id>/import/", desk.import_players, name="import"),
     path("t/<int:tournament_id>/check-in/", desk.check_in_screen, name="check_in"),
     path(
@@ -149,6 +161,7 @@ urlpatterns = [
     # Sign-up before the day (issue 32, item 2).
     path("p/<public_key:public_key>/sign-up/", signup.sign_up, name="sign_up"),
     path("pass/<str:token>/withdraw/", signup.withdraw, name="pass_withdraw"),
+    path("pass/<str:token>/season/", season.pass_season, name="pass_season"),
     path("t/<int:tournament_id>/players/<int:player_id>/fee/", signup.fee_paid, name="fee_paid"),
     # Self check-in (issue 32, item 3): on the pass, at the entrance, the entrance's poster.
     path("pass/<str:token>/here/", self_check_in.pass_here, name="pass_here"),

@@ -77,6 +77,10 @@ ACCOUNT_MODELS = frozenset({"tournament.StaffProfile"})
 # The club's register (issue 33): rows of no one tournament. A tournament's file carries its club and the
 # people its players are linked to; a restore finds them again or adds them (``_restore_register``).
 REGISTER_MODELS = ("tournament.club", "tournament.person")
+# The club's series (issue 33, item 2): a tournament's file carries the series it counts in (its
+# ``SeriesEvent`` rows hang off the tournament); a restore finds a series again by its public key,
+# else adds it to the tournament's club (``_restore_series``).
+SERIES_MODEL = "tournament.series"
 # How far the people a linked person was merged into are followed for a tournament's file.
 MERGED_CHAIN_MAX = 20
 # Apps whose migrations decide whether a file fits this code.
@@ -273,6 +277,12 @@ def export_tournament(tournament_id: int, using: str = DEFAULT_DB_ALIAS) -> dict
         if head is None:
             raise BackupError(f"There is no tournament {tournament_id}.")
         register = _register_rows(head["fields"].get("club"), tournament_id, using)
+        register += _serialize(
+            apps.get_model(SERIES_MODEL)
+            ._base_manager.using(using)
+            .filter(events__tournament_id=tournament_id)
+            .order_by("pk")
+        )
         for row in register:
             user_ids.update(row["fields"].get("organisers", []))
         # In the order of the models, as a database file has them (the club before the tournament).
@@ -529,7 +539,8 @@ def _restore_tournament(payload: dict[str, Any], *, force: bool, using: str) -> 
     user_label = user_model._meta.label_lower
     users = [item for item in payload["objects"] if item["model"] == user_label]
     register = [item for item in payload["objects"] if item["model"] in REGISTER_MODELS]
-    rows = [item for item in payload["objects"] if item["model"] not in {user_label, *REGISTER_MODELS}]
+    series = [item for item in payload["objects"] if item["model"] == SERIES_MODEL]
+    rows = [item for item in payload["objects"] if item["model"] not in {user_label, SERIES_MODEL, *REGISTER_MODELS}]
 
     tables = _existing_tables(using)
     existing = None
@@ -569,7 +580,8 @@ def _restore_tournament(payload: dict[str, Any], *, force: bool, using: str) -> 
             delete_tournament(tournament_id, using)
         mapping = _match_users(users, using, restored)
         clubs, people = _restore_register(register, mapping, using, restored)
-        _load(_remapped(rows, list(pks), mapping, clubs, people), using, restored)
+        series_ids = _restore_series(series, clubs, using, restored)
+        _load(_remapped(rows, list(pks), mapping, clubs, people, series_ids), using, restored)
         reset_sequences([user_model], using)
     return restored
 
@@ -580,8 +592,9 @@ def _remapped(
     users: dict[Any, Any],
     clubs: dict[int, int],
     people: dict[int, int],
+    series: dict[int, int],
 ) -> list[dict[str, Any]]:
-    """The file's rows with this database's ids of their users, club and people."""
+    """The file's rows with this database's ids of their users, club, people and series."""
     user_fields = {model._meta.label_lower: _user_fields(model) for model in models}
     remapped = []
     for item in rows:
@@ -589,12 +602,21 @@ def _remapped(
         for name in user_fields[item["model"]]:
             if values.get(name) is not None:
                 values[name] = users.get(values[name], values[name])
-        if item["model"] == "tournament.tournament" and values.get("club") is not None:
-            values["club"] = clubs.get(values["club"])
-        if item["model"] == "tournament.player" and values.get("person") is not None:
-            values["person"] = people.get(values["person"])
+        _remap_club_rows(item["model"], values, clubs, people, series)
         remapped.append({**item, "fields": values})
     return remapped
+
+
+def _remap_club_rows(
+    model: str, values: dict[str, Any], clubs: dict[int, int], people: dict[int, int], series: dict[int, int]
+) -> None:
+    """A row's club, person and series as this database has them (``_restore_register``, ``_restore_series``)."""
+    if model == "tournament.tournament" and values.get("club") is not None:
+        values["club"] = clubs.get(values["club"])
+    if model == "tournament.player" and values.get("person") is not None:
+        values["person"] = people.get(values["person"])
+    if model == "tournament.seriesevent":
+        values["series"] = series.get(values["series"], values["series"])
 
 
 def _restore_register(
@@ -639,6 +661,32 @@ def _restore_register(
     if clubs or people:
         reset_sequences([club_model, person_model], using)
     return clubs, people
+
+
+def _restore_series(
+    series: list[dict[str, Any]], clubs: dict[int, int], using: str, restored: Restored
+) -> dict[int, int]:
+    """The file's series as rows of this database (file's id to this database's): the series with
+    the same public key is the same series; any other is added to the tournament's club as the file
+    has it (under the file's id where it is free)."""
+    model = apps.get_model(SERIES_MODEL)
+    found: dict[int, int] = {}
+    for item in series:
+        manager = model._base_manager.using(using)
+        here = manager.filter(public_key=item["fields"]["public_key"]).values_list("pk", flat=True).first()
+        if here is not None:
+            found[item["pk"]] = here
+            continue
+        club = clubs.get(item["fields"]["club"])
+        if club is None:
+            continue
+        free = not manager.filter(pk=item["pk"]).exists()
+        found[item["pk"]] = _add_row(
+            item, item["pk"] if free else None, {**item["fields"], "club": club}, using, restored
+        )
+    if found:
+        reset_sequences([model], using)
+    return found
 
 
 def _add_row(item: dict[str, Any], pk: Any, fields: dict[str, Any], using: str, restored: Restored) -> int:

@@ -303,6 +303,46 @@ class SelectorsModule(Protocol):
     def public_extras(self, tournament: Tournament) -> PublicExtras: ...
     def default_checklist(self) -> list[str]: ...
     def counts_card_points(self, table: Table) -> bool: ...
+    def rating_order(self, table: RatedTable) -> RatedOrder | None: ...
+
+
+@dataclass(frozen=True)
+class RatedSeat:
+    """A seat of a closed table as the season's rating reads it (``selectors.season``): the seat's
+    person (a stand-in id for a player without one) and what the formats keep on ``Seat``."""
+
+    person: int
+    games_won: int
+    points: int
+    place: int | None
+    out_order: int | None
+
+
+@dataclass(frozen=True)
+class RatedTable:
+    """A closed table of a finished tournament for the rating: its round and its seats."""
+
+    round_number: int
+    stage: str
+    is_duel: bool
+    is_final: bool
+    seats: tuple[RatedSeat, ...]
+
+
+@dataclass(frozen=True)
+class RatedOrder:
+    """What a table tells the rating: the round's key (orders each person's tables as played,
+    ``season.rating``) and each seated person's rank (1 best, ties equal)."""
+
+    round_key: int
+    ranks: Mapping[int, int]
+
+
+class RatingOrder(Protocol):
+    """The table's order as the format ranks it (``season.rating``'s order helpers), or None for a
+    table the rating leaves out (knockout's duels: their outcome is in the final's places)."""
+
+    def __call__(self, table: RatedTable) -> RatedOrder | None: ...
 
 
 class DryRunModule(Protocol):
@@ -394,6 +434,8 @@ class Format:
     simulate: Simulate
     # What the organiser's corrections need from the format (``tournament.play.corrections``).
     corrections: CorrectionHooks
+    # The season's rating (``selectors.season``): a closed table's order as the format ranks it.
+    rating_order: RatingOrder
     # Points format with a time limit: the table ends with the games played.
     call_time: TableWrite | None = None
     # Several rounds play at once (life bands: main and consolation): lists show every running round.
@@ -438,7 +480,7 @@ class Format:
 #   ``CORRECTIONS`` and, where the format has them, ``call_time`` and ``settings_saved``;
 # - ``selectors``: ``ranking``, ``RANKING_TITLE``, ``RANKING_COLUMNS``, ``LIVE_STANDINGS``, ``RULE_LABELS``,
 #   ``rounds_context``, ``table_context``, ``public_extras``, ``default_checklist``,
-#   ``counts_card_points`` and, where the format has them, ``settings_notes``, ``ranking_notes``,
+#   ``counts_card_points``, ``rating_order`` and, where the format has them, ``settings_notes``, ``ranking_notes``,
 #   ``expected_plan``, ``expected_sharp_play``, ``cards_held``, ``json_seat_counts``;
 # - ``dry_run``: ``simulate``;
 # - ``settings`` (where the format has settings of its own): ``SettingsForm``;
@@ -501,6 +543,7 @@ def build(
         close_table=services.close_table,
         result_entry=services.result_entry,
         corrections=services.CORRECTIONS,
+        rating_order=selectors.rating_order,
         call_time=getattr(services, "call_time", None),  # (only points calls time)
         ranking=selectors.ranking,
         ranking_title=selectors.RANKING_TITLE,

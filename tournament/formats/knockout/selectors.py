@@ -14,8 +14,18 @@ from games.models import GameStatus
 from tournament import day_plan, enums, naming
 from tournament.formats import entries
 from tournament.formats.knockout import rules as knockout
-from tournament.formats.record import START_NUMBER_RULE, Label, PublicExtras, RankedPlayer, Standing, ranked_players
+from tournament.formats.record import (
+    START_NUMBER_RULE,
+    Label,
+    PublicExtras,
+    RankedPlayer,
+    RatedOrder,
+    RatedTable,
+    Standing,
+    ranked_players,
+)
 from tournament.models import Player, Round, Seat, Table, Tournament
+from tournament.season import rating
 
 # The ranking page's title, the columns it fills beyond place and name, and whether the
 # ranking means something while play goes on (the public pages then show it as standings).
@@ -297,3 +307,12 @@ def expected_sharp_play(tournament: Tournament) -> int | None:
 
 # The card points left in hand are kept in the score's ``hand["cards"]`` (``entries.cards_held``).
 cards_held = entries.cards_held
+
+
+def rating_order(table: RatedTable) -> RatedOrder | None:
+    """The season's rating of a knockout table: games won (equal games tie); the final by its places.
+    Duels are left out: their outcome is already in the final's places."""
+    if table.is_duel:
+        return None
+    seats = [rating.KnockoutSeat(seat.person, seat.games_won, seat.place) for seat in table.seats]
+    return RatedOrder(table.round_number, rating.knockout_order(seats, final=table.is_final))

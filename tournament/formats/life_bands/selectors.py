@@ -17,8 +17,17 @@ from django.utils.translation import gettext_lazy, ngettext, pgettext
 from games.models import GameStatus
 from tournament import day_plan, enums, naming
 from tournament.formats.life_bands import rules as life_bands
-from tournament.formats.record import START_NUMBER_RULE, Label, PublicExtras, Standing, ranked_players
+from tournament.formats.record import (
+    START_NUMBER_RULE,
+    Label,
+    PublicExtras,
+    RatedOrder,
+    RatedTable,
+    Standing,
+    ranked_players,
+)
 from tournament.models import LedgerEntry, Player, PoolEntry, Round, Seat, Table, Tournament
+from tournament.season import rating
 
 # The ranking page's title, the columns it fills beyond place and name, and whether the
 # ranking means something while play goes on (the public pages then show it as standings).
@@ -536,3 +545,17 @@ def expected_plan(tournament: Tournament, players: int) -> day_plan.ExpectedPlan
 def expected_sharp_play(tournament: Tournament) -> int | None:
     """Every table but the grand final plays one half only after ``sharp_play_minutes``."""
     return tournament.sharp_play_minutes
+
+
+# The stage's weight in the round's key: main rounds, then the consolation round, then the grand final.
+_STAGE_WEIGHT = 1000
+
+
+def rating_order(table: RatedTable) -> RatedOrder | None:
+    """The season's rating of a life-bands table: the order of going out, the last out best, the
+    survivors tied at the top. The round's key puts the stage first (the consolation round runs
+    beside later main rounds; see ``season.rating``)."""
+    stages = life_bands.SPEC.stages
+    stage = stages.index(table.stage) if table.stage in stages else len(stages)
+    seats = [rating.LifeBandsSeat(seat.person, seat.out_order) for seat in table.seats]
+    return RatedOrder(stage * _STAGE_WEIGHT + table.round_number, rating.life_bands_order(seats))

@@ -15,8 +15,17 @@ from games.models import GameScore, GameStatus
 from tournament import day_plan, enums
 from tournament.formats import entries
 from tournament.formats.points import rules as points
-from tournament.formats.record import Label, PublicExtras, RankedPlayer, Standing, ranked_players
+from tournament.formats.record import (
+    Label,
+    PublicExtras,
+    RankedPlayer,
+    RatedOrder,
+    RatedTable,
+    Standing,
+    ranked_players,
+)
 from tournament.models import Player, Round, Seat, Table, Tournament
+from tournament.season import rating
 
 # The ranking page's title, the columns it fills beyond place and name, and whether the
 # ranking means something while play goes on (the public pages then show it as standings).
@@ -427,3 +436,10 @@ def expected_sharp_play(tournament: Tournament) -> int | None:
 
 # The card points left in hand are kept in the score's ``hand["cards"]`` (``entries.cards_held``).
 cards_held = entries.cards_held
+
+
+def rating_order(table: RatedTable) -> RatedOrder | None:
+    """The season's rating of a points table (a play-off too: a real game of the tied players):
+    fewer penalty points, then more games won."""
+    seats = [rating.PointsSeat(seat.person, seat.points, seat.games_won) for seat in table.seats]
+    return RatedOrder(table.round_number, rating.points_order(seats))

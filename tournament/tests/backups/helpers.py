@@ -39,7 +39,7 @@ def rows(*, tournament_id: int | None = None, using: str = "default") -> dict[st
             model
             for model in portable.data_models()
             if model._meta.label not in portable.ACCOUNT_MODELS
-            and model._meta.label_lower not in portable.REGISTER_MODELS
+            and model._meta.label_lower not in {*portable.REGISTER_MODELS, portable.SERIES_MODEL}
         ]
         if tournament_id is not None
         else [get_user_model(), *portable.data_models()]

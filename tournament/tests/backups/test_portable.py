@@ -35,6 +35,7 @@ def test_every_model_of_the_apps_belongs_to_a_tournament() -> None:
     accounts = {label: paths.pop(label) for label in portable.ACCOUNT_MODELS}
     register = {label: path for label, path in paths.items() if label.lower() in portable.REGISTER_MODELS}
     assert set(register.values()) == {None} and len(register) == 2, register  # the club's, carried apart
+    assert paths.pop("tournament.Series") is None  # the club's series, carried apart (SERIES_MODEL)
     paths = {label: path for label, path in paths.items() if label not in register}
     assert None not in paths.values(), paths
     assert set(accounts.values()) == {None}, accounts  # a user's own row, in no tournament's file

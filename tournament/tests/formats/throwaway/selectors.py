@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tournament.formats.record import START_NUMBER_RULE, Label, PublicExtras, Standing
+from tournament.formats.record import START_NUMBER_RULE, Label, PublicExtras, RatedOrder, RatedTable, Standing
 from tournament.models import Round, Table, Tournament
 
 # Plain words: a throwaway format adds nothing to the translations.
@@ -36,3 +36,7 @@ def default_checklist() -> list[str]:
 
 def counts_card_points(table: Table) -> bool:
     return False
+
+
+def rating_order(table: RatedTable) -> RatedOrder | None:
+    return None
