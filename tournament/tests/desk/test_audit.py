@@ -72,6 +72,8 @@ NOT_SERVICES = {
 # Desk modules without services of their own.
 NOT_SERVICE_MODULES = {
     "players": "shared by registration and check-in; its functions expect the caller to hold the tournament lock",
+    "series": "a club's series writes (create_series, update_series): audited without a tournament, as the"
+    " register's own writes are; their audit entries are tested in tests/views/test_season_pages.py",
 }
 
 
