@@ -310,6 +310,11 @@ class Tournament(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("tournament:desk", args=[self.pk])
 
+    @property
+    def players_enter(self) -> bool:
+        """Players record their own table here (``table_entry``: players, or referees and players)."""
+        return self.table_entry in (enums.TableEntry.PLAYERS, enums.TableEntry.BOTH)
+
     def clean(self) -> None:
         """The stored format settings hold only declared names with valid values (ValidationError)."""
         from tournament.formats.registry import validate_format_settings  # (the registry imports the models)

@@ -46,11 +46,6 @@ KEPT_PREFIXES = ("points_", "hand_")
 MAX_KEPT = 120
 
 
-def players_enter(tournament: Tournament) -> bool:
-    """Players record their own table in this tournament (``Tournament.table_entry``)."""
-    return tournament.table_entry in (enums.TableEntry.PLAYERS, enums.TableEntry.BOTH)
-
-
 @dataclass(frozen=True)
 class Seated:
     """A pass checked under the tournament lock: its player sits at the table, which plays."""
@@ -77,7 +72,7 @@ def _seated(pass_id: int, table_id: int | None) -> Seated:
     player_pass = PlayerPass.objects.filter(pk=pass_id).first()
     if player_pass is None or player_pass.revoked_at is not None:
         raise ServiceError(replaced_message())
-    if not players_enter(tournament):
+    if not tournament.players_enter:
         raise ServiceError(_("In this tournament the referees enter the results: ask a referee at your table."))
     seat = (
         Seat.objects.filter(table_id=table_id, player_id=player_pass.player_id, table__round__tournament=tournament)
