@@ -81,6 +81,8 @@ def test_four_phones_record_their_table(  # type: ignore[no-untyped-def]
     assert Game.objects.get(table=table).status == GameStatus.VALID
 
     # Carla and Dino enter different results at once: the first counts, the second sees why.
+    for page in (carla, dino):
+        expect(page.locator(".game-log")).to_contain_text(f"Game 1: {names[1]}")
     expect(won(carla, names[2])).to_be_enabled()
     expect(won(dino, names[3])).to_be_enabled()
     carla.evaluate("() => document.body.dataset.pollHold = '1'")
@@ -98,6 +100,7 @@ def test_four_phones_record_their_table(  # type: ignore[no-untyped-def]
     assert Game.objects.filter(table=table, status=GameStatus.VALID).count() == 2
 
     # Ben's phone is offline: his entry waits on the phone and arrives once when he is back.
+    expect(ben.locator(".game-log")).to_contain_text(f"Game 2: {names[2]}")  # his page is current
     expect(won(ben, names[0])).to_be_enabled()
     go_offline(ben)
     won(ben, names[0]).click()
