@@ -238,3 +238,23 @@ def test_the_page_never_names_another_tables_players(client: Client) -> None:
     page = client.get(at.url("pass_table", at.ids[0]), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     others = Seat.objects.filter(table=at.other).values_list("player__name", flat=True)
     assert not any(re.search(rf"\b{re.escape(name)}\b", page) for name in others)
+
+
+# --- the setting ----------------------------------------------------------------------------------
+
+
+def test_the_setting_is_on_the_settings_page_and_a_bad_choice_is_refused(client: Client, staff_user) -> None:  # type: ignore[no-untyped-def]
+    from tournament.tests.settings_page import settings_data
+
+    tournament = field(enums.Format.POINTS, 6, SEED)
+    client.force_login(staff_user(tournament, enums.Role.ORGANISER))
+    path = reverse("tournament:settings", args=[tournament.pk])
+    page = client.get(path, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "who records the games at a table" in page.lower() and "Players at the table" in page
+    for bad in ("nonsense", "", "REFEREES", "x" * 500):
+        answer = client.post(path, settings_data(tournament, table_entry=bad), HTTP_ACCEPT_LANGUAGE="en")
+        assert answer.status_code == 422, bad
+        assert Tournament.objects.get(pk=tournament.pk).table_entry == enums.TableEntry.REFEREES
+    answer = client.post(path, settings_data(tournament, table_entry="players"))
+    assert answer.status_code == 302
+    assert Tournament.objects.get(pk=tournament.pk).table_entry == enums.TableEntry.PLAYERS
