@@ -20,6 +20,9 @@ class GameStatus(models.TextChoices):
     VALID = "valid", _("Valid")
     VOIDED = "voided", _("Undone")
     SUPERSEDED = "superseded", _("Corrected")
+    # A player's entry waiting for a table-mate's confirmation (``tournament.passes.table_entry``):
+    # it counts nowhere until it is confirmed (then valid, the same row) or rejected (voided).
+    PENDING = "pending", _("Waiting for confirmation")
 
 
 # What a game's status reads as on the pages and in the exports. A superseded game is the one a
@@ -30,6 +33,7 @@ STATUS_WORDS = {
     GameStatus.VALID: _("Valid"),
     GameStatus.VOIDED: _("Undone"),
     GameStatus.SUPERSEDED: _("Superseded"),
+    GameStatus.PENDING: _("Waiting for confirmation"),
 }
 
 
@@ -62,6 +66,20 @@ class Game(models.Model):
     # queued further entries while offline sends the next one with this
     # version, even when the answer to this one was lost and it is replayed.
     table_version = models.PositiveIntegerField(null=True, blank=True, editable=False)
+    # A player's own entry (``tournament.passes.table_entry``): who entered it with their pass, what
+    # they posted (the winner or loser and the calculator's fields, posted again when it is
+    # confirmed), and who confirmed it: a table-mate (``confirmed_by_player``) or a referee.
+    entered_by_player = models.ForeignKey(
+        "tournament.Player", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    entry = models.JSONField(default=dict, blank=True, editable=False)
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    confirmed_by_player = models.ForeignKey(
+        "tournament.Player", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     # Not stored: True when a service returned this game for a retried
     # submission (same idempotency key) instead of recording a new one.

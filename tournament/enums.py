@@ -76,3 +76,19 @@ class LedgerKind(models.TextChoices):
     CHIP_LOST = "chip_lost", _("Chip handed in")
     BAND_CUT = "band_cut", _("Life band cut")
     CORRECTION = "correction", _("Correction")
+
+
+class TableEntry(models.TextChoices):
+    """Who records a table's games (``Tournament.table_entry``): referees only, the players at the
+    table (a table-mate confirms each entry: ``passes.table_entry``), or both."""
+
+    REFEREES = "referees", _("Referees only")
+    PLAYERS = "players", _("Players at the table")
+    BOTH = "both", _("Referees and players")
+
+
+class RefereeCall(models.TextChoices):
+    """Why a table called a referee (``Table.referee_call_reason``)."""
+
+    ASKED = "asked", _("Asked for a referee")
+    DISAGREEMENT = "disagreement", _("Disagreement about an entry")

@@ -172,6 +172,7 @@ class TournamentCreateForm(forms.Form):
 SETTINGS_HEAD = ("name", "date", "venue", "capacity", "entry_fee")
 SETTINGS_TAIL = (
     "confirm_results",
+    "table_entry",
     "self_check_in",
     "check_in_by_name",
     "start_time",

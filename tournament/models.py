@@ -186,6 +186,19 @@ class Tournament(models.Model):
         ),
     )
 
+    # Players record their own table (issue 32, item 4: ``passes.table_entry``): referees only by default.
+    table_entry = models.CharField(
+        _("who records the games at a table"),
+        max_length=10,
+        choices=enums.TableEntry.choices,
+        default=enums.TableEntry.REFEREES,
+        help_text=_(
+            "With “Players at the table” a seated player enters a game on their pass and another player of the "
+            "table confirms it on their own phone before it counts; a disagreement calls a referee. Referees and "
+            "the organiser can always enter, confirm, reject and correct."
+        ),
+    )
+
     # Each format's own settings (knockout's wins_needed, life bands' chips_per_table, ...), by
     # name: declared in ``formats/<slug>/settings.py`` and read and written as attributes
     # (``tournament.wins_needed``) through the ``FormatSetting`` descriptors the format registry
@@ -324,6 +337,11 @@ class Tournament(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("tournament:desk", args=[self.pk])
+
+    @property
+    def players_enter(self) -> bool:
+        """Players record their own table here (``table_entry``: players, or referees and players)."""
+        return self.table_entry in (enums.TableEntry.PLAYERS, enums.TableEntry.BOTH)
 
     def clean(self) -> None:
         """The stored format settings hold only declared names with valid values (ValidationError)."""
@@ -774,6 +792,11 @@ class Table(models.Model):
     confirmed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # A player at the table called a referee ("Call a referee", or "Not right" about a table-mate's
+    # entry: ``passes.table_entry``); cleared by a referee ("Handled") or any staff entry here.
+    referee_called_at = models.DateTimeField(null=True, blank=True)
+    referee_called_by = models.ForeignKey("Player", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    referee_call_reason = models.CharField(max_length=20, choices=enums.RefereeCall.choices, blank=True, default="")
 
     class Meta:
         verbose_name = _("table")

@@ -9,6 +9,7 @@ from tournament.views import (
     exports,
     offline,
     organiser,
+    pass_table,
     passes,
     printing,
     public_link,
@@ -170,6 +171,24 @@ urlpatterns = [
     path("t/<int:tournament_id>/check-in/arrived/", self_check_in.arrived_list, name="arrived_list"),
     path("t/<int:tournament_id>/players/<int:player_id>/pass/", passes.desk_pass, name="desk_pass"),
     path("t/<int:tournament_id>/players/<int:player_id>/pass/new/", passes.new_pass, name="new_pass"),
+    # Players record their own table (issue 32, item 4): the phone's table, its writes, and the staff's answer.
+    path("pass/<str:token>/table/", pass_table.table_page, name="pass_table"),
+    path("pass/<str:token>/table/<int:table_id>/game/", pass_table.record, name="pass_record"),
+    path("pass/<str:token>/table/<int:table_id>/dealer/", pass_table.dealer, name="pass_dealer"),
+    path("pass/<str:token>/table/<int:table_id>/confirm/", pass_table.confirm, name="pass_confirm"),
+    path("pass/<str:token>/table/<int:table_id>/reject/", pass_table.reject, name="pass_reject"),
+    path("pass/<str:token>/table/<int:table_id>/call/", pass_table.call_referee, name="pass_call"),
+    path(
+        "t/<int:tournament_id>/referee/tables/<int:table_id>/pending/confirm/",
+        referee.confirm_pending,
+        name="confirm_pending",
+    ),
+    path(
+        "t/<int:tournament_id>/referee/tables/<int:table_id>/pending/reject/",
+        referee.reject_pending,
+        name="reject_pending",
+    ),
+    path("t/<int:tournament_id>/referee/tables/<int:table_id>/call/handled/", referee.clear_call, name="clear_call"),
 ]
 # Each format's own pages (the life-bands half tracker, ...).
 urlpatterns += [pattern for record in registry.FORMATS.values() for pattern in record.urlpatterns]

@@ -73,10 +73,23 @@ class TableRead:
         """One after the last valid game (``games.models.number_after``)."""
         return number_after(self.games)
 
+    @property
+    def pending(self) -> Game | None:
+        """A player's entry at this table waiting for a table-mate's confirmation (at most one)."""
+        return next((game for game in self.games if game.status == GameStatus.PENDING), None)
+
     def replay(self, idempotency_key: str) -> Game | None:
         """The game of this table already recorded with ``idempotency_key`` (marked ``replayed``,
-        its winner and loser loaded from the seats), or None."""
-        existing = next((game for game in self.games if game.idempotency_key == idempotency_key), None)
+        its winner and loser loaded from the seats), or None. A pending entry is no replay: its key
+        comes back when it is confirmed (``EntryStart.pending``)."""
+        existing = next(
+            (
+                game
+                for game in self.games
+                if game.idempotency_key == idempotency_key and game.status != GameStatus.PENDING
+            ),
+            None,
+        )
         if existing is None:
             return None
         players = {seat.player_id: seat.player for seat in self.seats}
@@ -92,7 +105,8 @@ class TableRead:
         format's refresh (``tables.tally``) reads nothing again."""
         _cache(game, "scores", scores)
         _cache(table, "seats", self.seats)
-        _cache(table, "games", [*self.games, game])
+        # A confirmed pending entry is the same row: it is in ``games`` already, now valid.
+        _cache(table, "games", [*(known for known in self.games if known.pk != game.pk), game])
 
 
 def read_table(tournament: Tournament, table_id: int) -> TableRead:
@@ -122,6 +136,8 @@ class EntryStart:
     tournament: Tournament | None = None
     table: Table | None = None
     read: TableRead | None = None
+    # The player's entry this one confirms (its key): the recorder makes that row valid in place.
+    pending: Game | None = None
 
 
 @contextlib.contextmanager
@@ -134,6 +150,10 @@ def start_entry(tournament: Tournament, table_id: int, version: int, idempotency
     first send of this retry may have been recorded while it waited, and is answered; otherwise the
     table must be writable at ``version`` and not yet decided, and is read again if it changed
     since the first read. A key recorded at another table is refused by the insert (it is unique).
+
+    While a player's entry waits for confirmation at the table (``GameStatus.PENDING``), every other
+    entry is refused with what to do; an entry carrying the pending entry's own key is its
+    confirmation (``passes.table_entry``, ``play.pending``): ``EntryStart.pending``.
     """
     if not idempotency_key or len(idempotency_key) > 64:
         raise ServiceError(_("The form is incomplete; reload the page."))
@@ -150,19 +170,68 @@ def start_entry(tournament: Tournament, table_id: int, version: int, idempotency
             if replay is not None:
                 yield EntryStart(replayed=replay)
                 return
+        if read.version != table.version:
+            read = read_table(locked, table_id)
+        pending = read.pending
+        if pending is not None and pending.idempotency_key != idempotency_key:
+            raise ServiceError(waiting_message(pending, read.seats))
         check_writable(table, version)
         if table.status == enums.TableStatus.DECIDED:
             raise ServiceError(_("Table %(number)d is already decided.") % {"number": table.number})
-        if read.version != table.version:
-            read = read_table(locked, table_id)
-        yield EntryStart(tournament=locked, table=table, read=read)
+        yield EntryStart(tournament=locked, table=table, read=read, pending=pending)
+
+
+def waiting_message(pending: Game, seats: Iterable[Seat]) -> str:
+    """Why an entry is refused while a player's entry waits for confirmation, and what to do."""
+    names = {seat.player_id: seat.player.name for seat in seats}
+    return _(
+        "%(name)s's entry for game %(number)d waits for confirmation: confirm it or say it is not right first."
+    ) % {"name": names.get(pending.entered_by_player_id, "?"), "number": pending.number}
+
+
+def write_game(entry: EntryStart, actor: User, **fields: Any) -> Game:
+    """Write the game of a result entry (the recorders' one insert): a new game, or the pending
+    player's entry this entry confirms, made valid in place (the same row, number and key; its
+    ``entered_by`` stays empty: a player entered it). A staff entry at a table that called a
+    referee answers the call (``Table.referee_called_at`` cleared, audited)."""
+    assert entry.table is not None and entry.tournament is not None
+    if acting_user(actor) is not None and entry.table.referee_called_at is not None:
+        clear_referee_call(entry.tournament, entry.table, actor, why="entry")
+    if entry.pending is not None:
+        game = entry.pending
+        fields.pop("entered_by", None)
+        for name, value in fields.items():
+            setattr(game, name, value)
+        game.status = GameStatus.VALID
+        game.save(update_fields=[*(name for name in fields if name != "table"), "status"])
+        return game
+    try:
+        return Game.objects.create(**fields)
+    except IntegrityError:
+        # The key was recorded at another table (no tablet sends that): the transaction is
+        # rolled back as the refusal leaves it.
+        raise ServiceError(_("The form is incomplete; reload the page.")) from None
+
+
+def clear_referee_call(tournament: Tournament, table: Table, actor: User, *, why: str) -> None:
+    """The referee came to ``table`` (locked): its call is answered. Audited ``referee_call_cleared``."""
+    table.referee_called_at = None
+    table.referee_called_by = None
+    table.referee_call_reason = ""
+    Table.objects.filter(pk=table.pk).update(referee_called_at=None, referee_called_by=None, referee_call_reason="")
+    audit(tournament, actor, "referee_call_cleared", table=table.pk, why=why)
 
 
 def _replayed_game(idempotency_key: str, table_id: int) -> Game | None:
     """The game already recorded with ``idempotency_key`` (marked ``replayed``), or None.
 
     Refused when the key was recorded at another table (a tablet never sends that)."""
-    existing = Game.objects.filter(idempotency_key=idempotency_key).select_related("winner", "loser").first()
+    existing = (
+        Game.objects.filter(idempotency_key=idempotency_key)
+        .exclude(status=GameStatus.PENDING)
+        .select_related("winner", "loser")
+        .first()
+    )
     if existing is None:
         return None
     if existing.table_id != table_id:
@@ -288,7 +357,7 @@ def winner_recorder(*, score: Score, refresh: Refresh) -> Callable[..., Game]:
                 return priced_hands(locked, seated, winner_id, card_points, hands)
 
             scores = score(locked, table, winner_id, priced)
-            game = _new_game(table, read, players[winner_id], idempotency_key, actor)
+            game = _new_game(entry, players[winner_id], idempotency_key, actor)
             written = GameScore.objects.bulk_create(
                 GameScore(game=game, player_id=pid, points=points, hand=hand) for pid, (points, hand) in scores.items()
             )
@@ -311,25 +380,23 @@ def _refuse_winner(table: Table, seated: set[int], winner_id: int) -> None:
         raise ServiceError(_("First tap who drew the highest card: that player deals the first game."))
 
 
-def _new_game(table: Table, read: TableRead, winner: Player, idempotency_key: str, actor: User) -> Game:
+def _new_game(entry: EntryStart, winner: Player, idempotency_key: str, actor: User) -> Game:
     """The game recorded at the locked table: its number, winner and dealer (the next seat after
     the games played), stamped with the version the table's refresh gives it."""
-    assert table.first_dealer_position is not None
-    try:
-        return Game.objects.create(
-            table=table,
-            number=read.next_number,
-            winner=winner,  # loaded: the answer names the winner without a query
-            dealer_position=(table.first_dealer_position + read.played) % len(read.seats),
-            idempotency_key=idempotency_key,
-            entered_by=acting_user(actor),
-            # The version the refresh gives the table (checked after it).
-            table_version=table.version + 1,
-        )
-    except IntegrityError:
-        # The key was recorded at another table (no tablet sends that): the transaction is
-        # rolled back as the refusal leaves it.
-        raise ServiceError(_("The form is incomplete; reload the page.")) from None
+    table, read = entry.table, entry.read
+    assert table is not None and read is not None and table.first_dealer_position is not None
+    return write_game(
+        entry,
+        actor,
+        table=table,
+        number=read.next_number,
+        winner=winner,  # loaded: the answer names the winner without a query
+        dealer_position=(table.first_dealer_position + read.played) % len(read.seats),
+        idempotency_key=idempotency_key,
+        entered_by=acting_user(actor),
+        # The version the refresh gives the table (checked after it).
+        table_version=table.version + 1,
+    )
 
 
 def rescorer(score: Score) -> Callable[..., None]:

@@ -322,6 +322,12 @@ ATTEMPTS = {
     "void_game": gettext_lazy("Void a game"),
     "change_first_dealer": gettext_lazy("Change the first dealer to %(name)s"),
     "reopen_table": gettext_lazy("Reopen the table"),
+    # Players record their own table (issue 32, item 4).
+    "player_entry": gettext_lazy("A game entered on a player's pass"),
+    "confirm_entry": gettext_lazy("Confirm a player's entry"),
+    "reject_entry": gettext_lazy("Not right: a player's entry"),
+    "call_referee": gettext_lazy("Call a referee"),
+    "clear_referee_call": gettext_lazy("The call for a referee answered"),
 }
 # The same attempt when it named nobody (a form that could not be read).
 ATTEMPTS_UNNAMED = {
@@ -369,6 +375,14 @@ SENTENCES = {
     "final_target_changed": gettext_lazy("The seated final's target changed: %(now)s instead of %(was)s."),
     "pass_issued": gettext_lazy("New pass for %(player)s; the old link no longer opens it."),
     "sat_down": gettext_lazy("%(where)s: %(player)s is at the table."),
+    # Players record their own table (issue 32, item 4).
+    "entry_pending": gettext_lazy(
+        "%(where)s: game %(game)s entered on a pass; it waits for a table-mate's confirmation."
+    ),
+    "entry_confirmed": gettext_lazy("%(where)s: game %(game)s confirmed; it counts."),
+    "entry_rejected": gettext_lazy("%(where)s: game %(game)s not counted (%(reason)s)."),
+    "referee_called": gettext_lazy("%(where)s: a referee was called."),
+    "referee_call_cleared": gettext_lazy("%(where)s: the call for a referee was answered."),
     # Self check-in (issue 32, item 3).
     "checks_declared": gettext_lazy("%(player)s declared their checklist items at self check-in."),
     "arrived_needs_desk": gettext_lazy("%(player)s arrived and waits at the desk (self check-in)."),
@@ -545,6 +559,7 @@ def _values(
         "old": detail.get("old", ""),
         "merged_name": detail.get("merged_name", ""),
         "kept_name": detail.get("kept_name", ""),
+        "reason": detail.get("reason", ""),
     }
 
 

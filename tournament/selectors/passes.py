@@ -10,9 +10,11 @@ from dataclasses import dataclass, field
 from django.db.models import Count, F, Q, Window
 from django.db.models.functions import RowNumber
 
+from games.models import Game, GameStatus
 from tournament import enums
 from tournament.models import PlayerPass, Round, Seat, Tournament
 from tournament.passes import tokens
+from tournament.selectors import play as play_selectors
 from tournament.selectors import public
 
 # The names the rounds page lists per round; the rest are counted.
@@ -45,10 +47,20 @@ class Call:
 
 
 @dataclass(frozen=True)
+class Waiting:
+    """A player's entry waiting for confirmation at the pass holder's table, as the pass shows it."""
+
+    game: Game
+    line: str
+    own: bool
+
+
+@dataclass(frozen=True)
 class PassPage:
     player_pass: PlayerPass
     lookup: public.PlayerLookup
     call: Call | None
+    waiting: Waiting | None = None
 
     @property
     def player(self):  # type: ignore[no-untyped-def]
@@ -70,9 +82,16 @@ def page(player_pass: PlayerPass) -> PassPage:
     player = player_pass.player
     tournament = player.tournament
     (found,) = public.lookup(tournament, [player])
+    call = call_of(player_pass)
+    waiting = waiting_at(player_pass, call) if call is not None and tournament.players_enter else None
+    return PassPage(player_pass=player_pass, lookup=found, call=call, waiting=waiting)
+
+
+def call_of(player_pass: PlayerPass) -> Call | None:
+    """The table in play the pass's player is called to, or None (one query)."""
     seat = (
         Seat.objects.filter(
-            player=player,
+            player_id=player_pass.player_id,
             table__status=enums.TableStatus.PLAYING,
             table__round__status=enums.RoundStatus.RUNNING,
             out_order__isnull=True,
@@ -81,11 +100,55 @@ def page(player_pass: PlayerPass) -> PassPage:
         .order_by("-pk")
         .first()
     )
-    call = None
-    if seat is not None:
-        arrived = hasattr(seat, "arrival")
-        call = Call(seat=seat, round_label=str(seat.table.round), arrived=arrived)
-    return PassPage(player_pass=player_pass, lookup=found, call=call)
+    if seat is None:
+        return None
+    return Call(seat=seat, round_label=str(seat.table.round), arrived=hasattr(seat, "arrival"))
+
+
+def waiting_at(player_pass: PlayerPass, call: Call) -> Waiting | None:
+    """The entry waiting for confirmation at the call's table, in words (one query; two with one)."""
+    game = Game.objects.filter(table_id=call.seat.table_id, status=GameStatus.PENDING).first()
+    if game is None:
+        return None
+    seats = list(Seat.objects.filter(table_id=call.seat.table_id).select_related("player"))
+    line = play_selectors.pending_line(game, seats)
+    return Waiting(game=game, line=line, own=game.entered_by_player_id == player_pass.player_id)
+
+
+@dataclass(frozen=True)
+class TablePage:
+    """The pass holder's table on their phone (``views.pass_table``): the table they are called
+    to, read as a referee's tablet reads it, and what the player may do there."""
+
+    player_pass: PlayerPass
+    call: Call | None
+    view: play_selectors.TableView | None
+
+    @property
+    def tournament(self) -> Tournament:
+        return self.player_pass.player.tournament
+
+    @property
+    def pending(self) -> Game | None:
+        return self.view.pending if self.view is not None else None
+
+    @property
+    def own_pending(self) -> bool:
+        return self.pending is not None and self.pending.entered_by_player_id == self.player_pass.player_id
+
+    @property
+    def can_enter(self) -> bool:
+        """A game can be entered now: the table plays and no entry waits for confirmation."""
+        return self.view is not None and self.tournament.players_enter and self.pending is None
+
+
+def table_page(player_pass: PlayerPass) -> TablePage:
+    """The phone's table page: the call (one query) and the table's view (four queries)."""
+    call = call_of(player_pass)
+    view = None
+    if call is not None and player_pass.player.tournament.players_enter:
+        view = play_selectors.table_view(player_pass.player.tournament, call.seat.table_id)
+    return TablePage(player_pass=player_pass, call=call, view=view)
 
 
 @dataclass

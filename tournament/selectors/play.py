@@ -7,9 +7,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Count, Max, Prefetch, Q, prefetch_related_objects
+from django.db.models import Count, Exists, F, Max, OuterRef, Prefetch, Q, prefetch_related_objects
+from django.utils.translation import gettext as _
 
-from games.models import Game, GameScore, number_after
+from games.models import Game, GameScore, GameStatus, number_after
 from tournament import enums
 from tournament.models import Round, Seat, Table, Tournament
 
@@ -128,6 +129,16 @@ class TableView:
         valid = [g for g in self.games if g.status == "valid"]
         return valid[-1] if valid else None
 
+    @property
+    def pending(self) -> Any:
+        """A player's entry waiting for a table-mate's confirmation (``passes.table_entry``), or None."""
+        return next((g for g in self.games if g.status == GameStatus.PENDING), None)
+
+    @property
+    def pending_line(self) -> str:
+        """The pending entry in words ("Anna entered: Ben won game 3 (points: Carl 5, Dora 5)."), or ""."""
+        return pending_line(self.pending, self.seats) if self.pending is not None else ""
+
 
 def table_view(tournament: Tournament, table_id: int) -> TableView:
     """A table with its seats, players and every game (valid and undone) with scores."""
@@ -220,3 +231,57 @@ def live_rounds(tournament: Tournament, first: int = 1, count: int | None = None
     seats = Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
     prefetch_related_objects(rounds, Prefetch("tables", queryset=tables.prefetch_related(seats)))
     return rounds
+
+
+def pending_line(game: Any, seats: list[Any]) -> str:
+    """A pending player's entry in words, its names read from the table's ``seats`` (players loaded):
+    "Anna entered: Ben won game 3 (points: Carl 5, Dora 5)." or "Anna entered: game 3, Ben hands in a chip."."""
+    names = {seat.player_id: seat.player.name for seat in seats}
+    by = names.get(game.entered_by_player_id, "?")
+    if game.loser_id is not None:
+        return _("%(by)s entered: game %(number)d, %(name)s hands in a chip.") % {
+            "by": by,
+            "number": game.number,
+            "name": names.get(game.loser_id, "?"),
+        }
+    scores = [(int(pid), points) for pid, points in (game.entry or {}).get("scores", {}).items() if points]
+    words = {"by": by, "number": game.number, "name": names.get(game.winner_id, "?")}
+    if not scores:
+        return _("%(by)s entered: %(name)s won game %(number)d.") % words
+    listed = ", ".join(f"{names.get(pid, '?')} {points}" for pid, points in scores)
+    return _("%(by)s entered: %(name)s won game %(number)d (points: %(points)s).") % {**words, "points": listed}
+
+
+# The tables the referees' list and the rounds page put first, at most.
+ATTENTION_SHOWN = 30
+
+
+@dataclass(frozen=True)
+class Attention:
+    """A playing table a referee is wanted at: a player called (``called``: its reason, who) or a
+    player's entry waits for confirmation there (``pending``)."""
+
+    table: Table
+    pending: bool
+
+    @property
+    def called(self) -> bool:
+        return self.table.referee_called_at is not None
+
+
+def attention(tournament: Tournament, rounds: list[Round]) -> list[Attention]:
+    """The playing tables of the running ``rounds`` that called a referee (the longest waiting first)
+    and then those where a player's entry waits for confirmation, by number (one query; none where
+    only referees enter, ``Tournament.table_entry``: no player calls or enters there)."""
+    running = [rnd.pk for rnd in rounds if rnd.status == enums.RoundStatus.RUNNING]
+    if tournament.table_entry == enums.TableEntry.REFEREES or not running:
+        return []
+    waiting = Exists(Game.objects.filter(table=OuterRef("pk"), status=GameStatus.PENDING))
+    tables = (
+        Table.objects.filter(round_id__in=running, status=enums.TableStatus.PLAYING)
+        .annotate(waiting=waiting)
+        .filter(Q(referee_called_at__isnull=False) | Q(waiting=True))
+        .select_related("round", "referee_called_by")
+        .order_by(F("referee_called_at").asc(nulls_last=True), "number")[:ATTENTION_SHOWN]
+    )
+    return [Attention(table=table, pending=table.waiting) for table in tables]  # type: ignore[attr-defined]

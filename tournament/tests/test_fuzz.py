@@ -555,6 +555,46 @@ def test_the_player_pass_never_answers_5xx_and_refusals_change_nothing(
             check(client, ("post", f"/pass/{token}/here/", {"item": table, **query}, htmx))
         else:
             check(client, ("get", f"/pass/{token}/", query, htmx))
+            check(client, ("get", f"/pass/{token}/table/", query, htmx))
+
+    run()
+
+
+PASS_TABLE_WRITES = ["game", "dealer", "confirm", "reject", "call"]
+
+
+@pytest.mark.parametrize("which", FORMATS)
+def test_the_players_table_entry_never_answers_5xx_and_refusals_change_nothing(
+    client: Client, built: dict[str, Scenario], which: str
+) -> None:
+    """Players record their own table (issue 32, item 4): the phone's writes (a game, the first
+    dealer, Confirm, Not right, Call a referee) with a live, a replaced and hostile tokens, the
+    player's own table, another table and ids that are no table, hostile fields, plain or htmx. Only
+    the live pass at its own table may write; it is checked to write nothing but what it says."""
+    scenario = built[which]
+    scenario.tournament.table_entry = enums.TableEntry.BOTH
+    scenario.tournament.save(update_fields=["table_entry"])
+    seat = Seat.objects.filter(table=scenario.playing).select_related("player").first()
+    assert seat is not None
+    _old, replaced = pass_services.issue_pass(tournament=scenario.tournament, actor=None, player_id=seat.player_id)
+    _live, live = pass_services.issue_pass(tournament=scenario.tournament, actor=None, player_id=seat.player_id)
+    tokens = [replaced, "A" * 43, "x", live[:-1], live]
+    tables = [
+        str(pk) for pk in Table.objects.filter(round__tournament=scenario.tournament).values_list("pk", flat=True)
+    ]
+    hostile = st.one_of(st.sampled_from(HOSTILE_TEXT), st.sampled_from([str(n) for n in EDGE_NUMBERS]))
+    field_names = st.sampled_from(["winner", "loser", "version", "key", "game", "reason", "player", "points_1"])
+
+    @FUZZ_SETTINGS
+    @given(
+        token=st.sampled_from(tokens),
+        write=st.sampled_from(PASS_TABLE_WRITES),
+        table=st.one_of(st.sampled_from(tables), st.sampled_from(["0", "99999999"])),
+        data=st.dictionaries(field_names, hostile, max_size=4),
+        htmx=st.booleans(),
+    )
+    def run(token: str, write: str, table: str, data: dict[str, str], htmx: bool) -> None:
+        check(client, ("post", f"/pass/{token}/table/{table}/{write}/", data, htmx))
 
     run()
 

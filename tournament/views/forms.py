@@ -229,6 +229,14 @@ class SitDownForm(PostedForm):
     table = Int()
 
 
+class PendingForm(VersionForm):
+    """A pending player's entry confirmed or said "Not right" (``passes.table_entry``,
+    ``play.pending``): the game, the table's version the page showed and a reason (optional)."""
+
+    game = Int()
+    reason = Text(strip=True, limit=300)
+
+
 # --- self check-in (issue 32, item 3) ---------------------------------------------------------
 
 

@@ -35,11 +35,11 @@ from tournament.formats.record import Entered, EntryRefused
 from tournament.http import HtmxHttpRequest, answers_refusals
 from tournament.models import Table, Tournament
 from tournament.permissions import tournament_role
-from tournament.play import results
+from tournament.play import pending, results
 from tournament.polling import polled
 from tournament.selectors import play as play_selectors
 from tournament.views import printing
-from tournament.views.forms import DealerForm, VersionForm, audit_dump
+from tournament.views.forms import DealerForm, PendingForm, VersionForm, audit_dump
 
 
 def _asked_table(request: HtmxHttpRequest) -> int | None:
@@ -86,6 +86,8 @@ def tables(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
         "pages": pages if len(pages) > 1 else [],
         "asked": _asked_table(request),
         "poll_url": reverse("tournament:referee_tables", args=[tournament.pk]) + (query if pages[1:] else ""),
+        # Tables a player called a referee to, or where a player's entry waits: first, on every page.
+        "attention": play_selectors.attention(tournament, rounds),
     }
     return render(request, template, context)
 
@@ -308,6 +310,40 @@ def call_time(request: HtmxHttpRequest, tournament: Tournament, table_id: int) -
             attempt="call_time",
         )
     return _versioned(request, tournament, table_id, call_time, _("Time is up: the table ends with the games played."))
+
+
+@require_POST
+@tournament_role(enums.Role.REFEREE)
+@answers_refusals(_refused_game)
+def confirm_pending(request: HtmxHttpRequest, tournament: Tournament, table_id: int) -> HttpResponse:
+    """A referee (or the organiser) confirms a player's entry waiting at the table: it counts."""
+    posted = PendingForm.read(request)
+    recorded = pending.confirm_entry(
+        tournament=tournament, actor=request.user, table_id=table_id, game_id=posted["game"], version=posted["version"]
+    )
+    notice = _("Confirmed: game %(number)d counts.") % {"number": recorded.game.number}
+    return _saved(request, tournament, table_id, notice)
+
+
+@require_POST
+@tournament_role(enums.Role.REFEREE)
+@answers_refusals(_refused_entry)
+def reject_pending(request: HtmxHttpRequest, tournament: Tournament, table_id: int) -> HttpResponse:
+    """A referee (or the organiser) rejects a player's entry waiting at the table: not counted."""
+    posted = PendingForm.read(request)
+    game = pending.reject_entry(
+        tournament=tournament, actor=request.user, table_id=table_id, game_id=posted["game"], reason=posted["reason"]
+    )
+    return _saved(request, tournament, table_id, _("Not counted: game %(number)d.") % {"number": game.number})
+
+
+@require_POST
+@tournament_role(enums.Role.REFEREE)
+@answers_refusals(_refused_entry)
+def clear_call(request: HtmxHttpRequest, tournament: Tournament, table_id: int) -> HttpResponse:
+    """ "Handled": the referee is at the table that called."""
+    pending.clear_call(tournament=tournament, actor=request.user, table_id=table_id)
+    return _saved(request, tournament, table_id, _("The table's call is answered."))
 
 
 @require_GET

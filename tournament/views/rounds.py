@@ -88,6 +88,8 @@ def _rounds_context(
         "holding": day_plan_selectors.holding_tables(tournament) if running else (),
         # Who has not said "I'm at my table" with their pass yet, per running round (one query).
         "not_seated": passes_selectors.not_seated(rounds),
+        # Tables a player called a referee to, or where a player's entry waits (issue 32, item 4).
+        "attention": play_selectors.attention(tournament, rounds),
         **fmt.rounds_context(tournament, rounds),
         **extra,
     }

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any, NoReturn
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -445,17 +445,15 @@ def record_loss(
         if seat.out_order is not None:
             raise ServiceError(_("%(name)s is already out at this table.") % {"name": seat.player.name})
         number = entry.read.next_number
-        try:
-            game = Game.objects.create(
-                table=table,
-                number=number,
-                loser_id=loser_id,
-                idempotency_key=idempotency_key,
-                entered_by=acting_user(actor),
-            )
-        except IntegrityError:
-            # The key was recorded at another table (no tablet sends that): refused, nothing kept.
-            raise ServiceError(_("The form is incomplete; reload the page.")) from None
+        game = results.write_game(
+            entry,
+            actor,
+            table=table,
+            number=number,
+            loser_id=loser_id,
+            idempotency_key=idempotency_key,
+            entered_by=acting_user(actor),
+        )
         LedgerEntry.objects.create(
             tournament=locked,
             player_id=loser_id,

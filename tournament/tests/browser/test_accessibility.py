@@ -115,6 +115,14 @@ SKIPPED = {
     "tournament:rename_club": "POST only (the register page)",
     "tournament:set_club": "POST only (settings)",
     "tournament:register_suggest": "a fragment of the desk (htmx), audited there in test_register_flow",
+    "tournament:pass_record": "POST only (the player's table page: a game, through the outbox)",
+    "tournament:pass_dealer": "POST only (the player's table page: the first dealer)",
+    "tournament:pass_confirm": "POST only (the player's table page and pass: Confirm)",
+    "tournament:pass_reject": "POST only (the player's table page and pass: Not right)",
+    "tournament:pass_call": "POST only (the player's table page: Call a referee)",
+    "tournament:confirm_pending": "POST only (the referee's table page: a player's entry confirmed)",
+    "tournament:reject_pending": "POST only (the referee's table page: a player's entry rejected)",
+    "tournament:clear_call": "POST only (the referee's table page: Handled)",
 }
 # Django's admin: its own pages, not this site's (staff use the tournament pages).
 SKIPPED_NAMESPACES = ("admin:",)
@@ -128,6 +136,8 @@ UNLINKED: dict[str, tuple[str, Callable[[scenarios.Scenario], str]]] = {
     "tournament:equipment": (enums.Role.DESK, lambda s: reverse("tournament:equipment", args=[s.tournament.pk])),
     # A player's pass (its link is printed on the start card): a player seated at a playing table.
     "tournament:pass": (PUBLIC, lambda s: pass_of_playing(s)),
+    # The player's table on the phone (issue 32, item 4): players at the table enter (turned on here).
+    "tournament:pass_table": (PUBLIC, lambda s: pass_table_of_playing(s)),
     # Sign-up before the day: the phone page links it only while the organiser allows it (turned on here).
     "tournament:sign_up": (PUBLIC, lambda s: sign_up_of(s)),
     # "Withdraw from the tournament", asked first (linked from the pass page).
@@ -196,6 +206,13 @@ def withdraw_of_playing(scenario: scenarios.Scenario) -> str:
     return reverse("tournament:pass_withdraw", kwargs={"token": token})
 
 
+def pass_table_of_playing(scenario: scenarios.Scenario) -> str:
+    """The table page of a seated player's pass, with players entering their tables."""
+    Tournament.objects.filter(pk=scenario.tournament.pk).update(table_entry=enums.TableEntry.BOTH)
+    token = pass_of_playing(scenario).rstrip("/").rsplit("/", 1)[1]
+    return reverse("tournament:pass_table", kwargs={"token": token})
+
+
 def pass_of_playing(scenario: scenarios.Scenario) -> str:
     """The pass page of a player at the scenario's playing table (a new pass)."""
     player = Player.objects.filter(seats__table=scenario.playing).first()
@@ -214,6 +231,7 @@ PUBLIC_PAGES = {
     "tournament:sign_up",
     "tournament:pass_withdraw",
     "tournament:entrance",
+    "tournament:pass_table",
 }
 # Patterns audited once per table state (dealer pick, playing, decided), not once in all.
 EACH_VARIANT = {"tournament:referee_table", "tournament:table_corrections"}

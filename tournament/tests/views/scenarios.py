@@ -196,6 +196,15 @@ class Scenario:
             "audit_log": ("get", url("audit_log", t), {}),
             # The desk's "Fee paid" (issue 32, item 2) for a seated player.
             "fee_paid": ("post", url("fee_paid", t, ids[0]), {"paid": "1"}),
+            # A player's entry waiting at the table (issue 32, item 4): none waits in the scenario, so
+            # confirming or rejecting is refused in words; "Handled" answers a call (none: nothing changes).
+            "confirm_pending": (
+                "post",
+                url("confirm_pending", t, playing.pk),
+                {"game": 0, "version": version[playing.pk]},
+            ),
+            "reject_pending": ("post", url("reject_pending", t, playing.pk), {"game": 0}),
+            "clear_call": ("post", url("clear_call", t, playing.pk), {}),
         }
         if self.fresh is not None:
             fresh = self.fresh

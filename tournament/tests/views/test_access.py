@@ -21,6 +21,7 @@ with nothing saved, and a referee whose role was removed is refused.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -62,8 +63,19 @@ REFEREE_VIEWS = {
     "call_time",
     "half_tracker",
     "half_tracker_post",
+    "confirm_pending",
+    "reject_pending",
+    "clear_call",
 }
-COMMON_PLAY = ["referee_tables", "referee_table", "table_cards", "ranking"]
+COMMON_PLAY = [
+    "referee_tables",
+    "referee_table",
+    "table_cards",
+    "ranking",
+    "confirm_pending",
+    "reject_pending",
+    "clear_call",
+]
 COMMON_ORGANISER = [
     "rounds",
     "next_round",
@@ -103,10 +115,19 @@ VIEWS = {
     ],
 }
 # The views that act on one table, reached through another tournament's URL.
+PENDING_VIEWS = ["confirm_pending", "reject_pending", "clear_call"]
 TABLE_VIEWS = {
-    KNOCKOUT: ["referee_table", "set_dealer", "record_game", "undo_game", "close_table"],
-    LIFE_BANDS: ["referee_table", "half_tracker", "half_tracker_post", "record_game", "undo_game", "close_table"],
-    POINTS: ["referee_table", "set_dealer", "record_game", "undo_game", "close_table", "call_time"],
+    KNOCKOUT: ["referee_table", "set_dealer", "record_game", "undo_game", "close_table", *PENDING_VIEWS],
+    LIFE_BANDS: [
+        "referee_table",
+        "half_tracker",
+        "half_tracker_post",
+        "record_game",
+        "undo_game",
+        "close_table",
+        *PENDING_VIEWS,
+    ],
+    POINTS: ["referee_table", "set_dealer", "record_game", "undo_game", "close_table", "call_time", *PENDING_VIEWS],
 }
 
 
@@ -236,6 +257,11 @@ def consolation_seated(answer: Answer) -> None:
     assert not PoolEntry.objects.filter(tournament=s.tournament, left_at__isnull=True).exists()
 
 
+def call_answered(answer: Answer) -> None:
+    assert answer.response.status_code == 302
+    assert snapshot() == answer.before  # no call was open: nothing changes
+
+
 def refused(status: int, message: str) -> Check:
     def check(answer: Answer) -> None:
         response = answer.response
@@ -285,6 +311,9 @@ ALLOWED: dict[str, Check] = {
     "finish": refused(409, "still playing"),
     "scoring": scoring_saved,
     "scoring_locked": refused(422, "the scoring table is locked"),
+    "confirm_pending": refused(409, "no longer waits for confirmation"),
+    "reject_pending": refused(409, "no longer waits for confirmation"),
+    "clear_call": call_answered,
 }
 
 
@@ -436,3 +465,80 @@ def test_the_tournaments_register_views_follow_its_roles(client: Client, staff_u
         method = client.post if view == "set_club" else client.get
         response = method(url(view, tournament), {"name": "Geo"} if view == "register_suggest" else {})
         assert (response.status_code != 403) == allowed_here, (view, response.status_code)
+
+
+# The player's pass at a table (issue 32, item 4): no login, the token is the key
+# --------------------------------------------------------------------------
+
+PASS_VIEWS = ["pass_table", "pass_record", "pass_dealer", "pass_confirm", "pass_reject", "pass_call"]
+# Whose pass: the seated player's own, a player of another table (their own live pass, this table's
+# URL), a replaced pass, a guessed token; and staff logged in with a guessed token (no pass).
+PASS_WHO = ["own", "other_table", "replaced", "guessed", "staff_guessed"]
+
+
+def _pass_request(scenario: Scenario, view: str, token: str) -> Request:
+    table = scenario.playing
+    version = refreshed(table).version
+    ids = scenario.seated[table.pk]
+    kwargs: dict[str, object] = {"token": token} if view == "pass_table" else {"token": token, "table_id": table.pk}
+    path = reverse(f"tournament:{view}", kwargs=kwargs)
+    if view == "pass_table":
+        return ("get", path, {})
+    (record,) = scenario.requests(["record_game"])
+    data = {
+        "pass_record": {**record[2], "key": uuid.uuid4().hex},
+        "pass_dealer": {"player": ids[0], "version": version},
+        "pass_confirm": {"game": 0, "version": version},
+        "pass_reject": {"game": 0},
+        "pass_call": {},
+    }[view]
+    return ("post", path, data)
+
+
+def _pass_written(scenario: Scenario, view: str, response: HttpResponse, before: tuple[object, ...]) -> None:
+    """What the seated player's own pass did: the page, a pending entry, a call; refusals in words."""
+    table = refreshed(scenario.playing)
+    if view == "pass_table":
+        assert response.status_code == 200 and snapshot() == before
+    elif view == "pass_record":
+        assert response.status_code == 302
+        assert Game.objects.filter(table=table, status=GameStatus.PENDING).count() == 1
+    elif view == "pass_call":
+        assert response.status_code == 302 and table.referee_called_at is not None
+    elif view == "pass_dealer" and scenario.fmt != LIFE_BANDS:
+        assert response.status_code == 302 and snapshot()[:8] == before[:8]  # the dealer was already set
+    else:
+        assert response.status_code == 409 and snapshot()[:8] == before[:8]
+
+
+@pytest.mark.parametrize("who", PASS_WHO)
+@pytest.mark.parametrize("view", PASS_VIEWS)
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_pass_acts_only_for_its_player_at_its_own_table(client, login_as, scenario, view, who):
+    from tournament.passes import services as pass_services
+
+    tournament = scenario.tournament
+    tournament.table_entry = enums.TableEntry.PLAYERS
+    tournament.save(update_fields=["table_entry"])
+    own_player = scenario.seated[scenario.playing.pk][0]
+    other_player = scenario.seated[scenario.decided.pk][0]
+    _first, replaced = pass_services.issue_pass(tournament=tournament, actor=None, player_id=own_player)
+    _live, own = pass_services.issue_pass(tournament=tournament, actor=None, player_id=own_player)
+    _other, other = pass_services.issue_pass(tournament=tournament, actor=None, player_id=other_player)
+    token = {"own": own, "other_table": other, "replaced": replaced}.get(who, "A" * 43)
+    if who == "staff_guessed":
+        login_as("organiser", tournament)
+    request = _pass_request(scenario, view, token)
+    before = snapshot()
+    response = send(client, request, HTTP_ACCEPT_LANGUAGE="en")
+    if who == "own":
+        _pass_written(scenario, view, response, before)
+        return
+    expected = {"other_table": 409 if view != "pass_table" else 200, "replaced": 410}.get(who, 404)
+    assert response.status_code == expected
+    if who == "other_table" and view != "pass_table":
+        assert "You do not sit at this table" in response.content.decode()
+    if who == "other_table" and view == "pass_table":
+        # Their own table page: never this table's entry.
+        assert f"/table/{scenario.playing.pk}/" not in response.content.decode()
+    assert snapshot()[:8] == before[:8]

@@ -17,6 +17,7 @@ from tournament.tests.settings_page import organiser_login, settings_data  # noq
 HEAD = ["name", "date", "venue", "capacity", "entry_fee"]
 TAIL = [
     "confirm_results",
+    "table_entry",
     "self_check_in",
     "check_in_by_name",
     "start_time",
