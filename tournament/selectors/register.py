@@ -147,7 +147,8 @@ def possible_duplicates(club: Club, limit: int = DUPLICATES_SHOWN) -> list[dict[
     """The register's possible duplicates, for the organiser to merge or settle: two unmerged people
     of the same folded name and team (the later entry offered to merge into the earliest), and the
     people the sign-up marked ``maybe_same_as`` a suggestion they picked with another e-mail. Each a
-    dict: ``duplicate`` and ``keep`` (people), ``marked`` (the sign-up's mark). Two queries."""
+    dict: ``duplicate`` and ``keep`` (people), ``marked`` (the sign-up's mark), ``twins`` (the same
+    identity: only a merge or an edited name settles them). Two queries."""
     people = _people(club)
     marked = (
         people.filter(maybe_same_as__isnull=False, maybe_same_as__merged_into__isnull=True)
@@ -155,7 +156,8 @@ def possible_duplicates(club: Club, limit: int = DUPLICATES_SHOWN) -> list[dict[
         .order_by("-created_at", "-pk")[:limit]
     )
     pairs: list[dict[str, Any]] = [
-        {"duplicate": person, "keep": person.maybe_same_as, "marked": True} for person in marked
+        {"duplicate": person, "keep": person.maybe_same_as, "marked": True, "twins": _twins(person)}
+        for person in marked
     ]
     seen = {(pair["duplicate"].pk, pair["keep"].pk) for pair in pairs}
     twins = people.values("identity").annotate(n=Count("pk")).filter(n__gt=1).values("identity")
@@ -163,8 +165,12 @@ def possible_duplicates(club: Club, limit: int = DUPLICATES_SHOWN) -> list[dict[
     for person in people.filter(identity__in=twins).order_by("identity", "pk")[: limit * 2]:
         keep = first.setdefault(person.identity, person)
         if keep is not person and (person.pk, keep.pk) not in seen:
-            pairs.append({"duplicate": person, "keep": keep, "marked": False})
+            pairs.append({"duplicate": person, "keep": keep, "marked": False, "twins": True})
     return pairs[:limit]
+
+
+def _twins(person: Person) -> bool:
+    return person.maybe_same_as is not None and person.maybe_same_as.identity == person.identity
 
 
 def organisers_of(club: Club) -> list[Any]:
