@@ -123,12 +123,13 @@ def publicly_suggested(club: Club) -> QuerySet[Person]:
 def public_suggestions(tournament: Tournament, name: str) -> list[dict[str, Any]]:
     """The sign-up's suggestions for a typed name: id, name and team (nothing else, ever) of at most
     ``PUBLIC_SUGGESTIONS`` people ``publicly_suggested`` by the tournament's club, the folded match
-    first, then the people alike (a typo). None without a club, without online sign-up, or for fewer
-    than ``PUBLIC_MIN_LETTERS`` letters. At most three queries (the match, the index once per
-    register version, the people alike), whatever the size of the register."""
+    first, then the people alike (a typo). None without a club, without online sign-up, once the
+    tournament is under way, or for fewer than ``PUBLIC_MIN_LETTERS`` letters. At most three queries
+    (the match, the index once per register version, the people alike), whatever the register's size."""
     club = tournament.club
     name = name.strip()
-    if club is None or not tournament.online_signup or sum(c.isalnum() for c in name) < PUBLIC_MIN_LETTERS:
+    taking = tournament.online_signup and tournament.status == enums.TournamentStatus.REGISTRATION
+    if club is None or not taking or sum(c.isalnum() for c in name) < PUBLIC_MIN_LETTERS:
         return []
     shown = publicly_suggested(club)
     fields = ("pk", "name", "team")

@@ -150,8 +150,9 @@ def edit_person(request: HtmxHttpRequest, club: Club, person_id: int) -> HttpRes
     if person is None:  # another club's person, or none: never said which
         raise Http404(_("No such person in this register."))
     fields = ("name", "team", "member_number", "email", "phone")
-    form = PersonForm(request.POST or None, initial={name: getattr(person, name) for name in fields})
-    if request.method == "POST" and form.is_valid():
+    initial = {name: getattr(person, name) for name in fields}
+    form = PersonForm(request.POST, initial=initial) if request.method == "POST" else PersonForm(initial=initial)
+    if form.is_bound and form.is_valid():
         with refusal(form) as refused:
             register_services.edit_person(
                 club=club, actor=request.user, person_id=person.pk, fields=form.person_fields()

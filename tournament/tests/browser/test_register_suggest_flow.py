@@ -92,7 +92,8 @@ def test_the_sign_up_suggests_a_regular_and_the_organiser_merges_the_new_entry( 
     duplicates = wide.locator(".register-duplicates")
     expect(duplicates).to_contain_text("signed up online, picked “Anna Höller”")
     no_serious_findings(wide, "register page with duplicates")
-    for language, title in (("en", "Possible duplicates"), ("de", "Mögliche Doppeleinträge"), ("it", "Possibili doppioni")):
+    titles = (("en", "Possible duplicates"), ("de", "Mögliche Doppeleinträge"), ("it", "Possibili doppioni"))
+    for language, title in titles:
         wide.locator(f'form.lang-switch button[value="{language}"]').click()
         expect(duplicates.get_by_role("heading", level=2)).to_have_text(title)
         not_cut(wide)

@@ -222,6 +222,27 @@ def test_the_csv_import_links_each_player_as_the_desk_does(club: Club, organiser
     assert at_desk.person_id == carla.pk
 
 
+def test_a_linked_import_takes_the_same_queries_for_50_rows_as_for_2000(club: Club, organiser) -> None:  # type: ignore[no-untyped-def]
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def queries(count: int, known: int) -> int:
+        # Half of the rows are people the register knows already (one without an e-mail, filled in).
+        Person.objects.bulk_create(
+            Person(club=club, name=f"Row {count} {n}", folded=f"row {count} {n}", identity=f"row {count} {n}|")
+            for n in range(known)
+        )
+        text = "".join(f"Row {count} {n};;r{n}@example.org\n" for n in range(count))
+        with CaptureQueriesContext(connection) as captured:
+            report = registration.import_players_csv(tournament=event(club, f"Of {count}"), actor=organiser, text=text)
+        assert report.imported == count
+        linked = Player.objects.filter(tournament__name=f"Of {count}", person__isnull=False).count()
+        assert linked == count and Person.objects.filter(name__startswith=f"Row {count} ").count() == count
+        return len(captured.captured_queries)
+
+    assert queries(50, 25) == queries(2000, 1000)
+
+
 def test_a_file_with_one_person_twice_adds_them_once_and_no_club_links_nobody(club: Club, organiser) -> None:  # type: ignore[no-untyped-def]
     tournament = event(club)
     registration.import_players_csv(tournament=tournament, actor=organiser, text="Dora Dörn\nDora Doern\n")
@@ -305,3 +326,5 @@ def test_the_public_suggestions_show_only_players_of_finished_events_by_name_and
     assert register_selectors.public_suggestions(tournament, "An") == []  # three letters at least
     off = event(club, "Closed", online_signup=False)
     assert register_selectors.public_suggestions(off, "Höller") == []
+    running = event(club, "Running", online_signup=True, status=enums.TournamentStatus.RUNNING)
+    assert register_selectors.public_suggestions(running, "Höller") == []
