@@ -200,6 +200,9 @@ PROXY_COUNT = env_int("DJANGO_PROXY_COUNT", 0)
 # Failed look-ups of player passes per address (tournament.passes.limits, django-ratelimit in the
 # shared cache): past them the address gets 429 until the window ends.
 PLAYER_PASS_FAILURES = f"{env_int('DJANGO_PLAYER_PASS_FAILURES', 30, minimum=1)}/10m"
+# The public sign-up's suggestions from the club's register (tournament.passes.limits): every
+# request counts, per address; generous, since a club's members may share one address.
+SIGNUP_SUGGESTIONS_RATE = f"{env_int('DJANGO_SIGNUP_SUGGESTIONS_PER_MINUTE', 120, minimum=1)}/m"
 
 # Mail (the online sign-up's confirmation with the pass link, ``tournament.passes.signup``): sent
 # only when EMAIL_HOST is set; without it no mail is sent and the sign-up page says so.

@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from games.rules.uno import ACTION_CARDS, SCORING_PRESETS
 from tournament import enums
 from tournament.desk import WindowInput
+from tournament.desk import register as register_services
 from tournament.desk.registration import decode_player_csv
 from tournament.desk.tournaments import date_problem
 from tournament.errors import ServiceError
@@ -286,6 +287,58 @@ class ClubRenameForm(forms.Form):
     name = forms.CharField(label=_("Club's name"), max_length=200)
 
 
+class PersonForm(forms.Form):
+    """A register entry edited by the club's organiser (``desk.register.edit_person``): each field's
+    problem is said at the field (``register.person_field_problems``, the service's own checks); a
+    member number another person has is the service's refusal, said at the top."""
+
+    name = forms.CharField(label=_("Name"), required=False, max_length=2000)
+    team = forms.CharField(
+        label=_("Club"),
+        required=False,
+        max_length=2000,
+        help_text=_("The club or team the person plays for, as shown on lists."),
+    )
+    member_number = forms.CharField(
+        label=_("Member number"),
+        required=False,
+        max_length=2000,
+        help_text=_("Optional; unique in this club."),
+    )
+    email = forms.CharField(label=_("E-mail"), required=False, max_length=2000)
+    phone = forms.CharField(label=_("Phone"), required=False, max_length=2000)
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        for name, limit in (("name", 120), ("team", 120), ("member_number", 40), ("email", 200), ("phone", 200)):
+            self.fields[name].widget.attrs["maxlength"] = str(limit)
+        self.fields["email"].widget.attrs.update(type="email", autocomplete="off")
+        self.fields["phone"].widget.attrs.update(type="tel", autocomplete="off")
+
+    def clean(self) -> dict[str, object]:
+        data = super().clean() or {}
+        if not self.errors:
+            for field, problem in register_services.person_field_problems(self.person_fields()).items():
+                self.add_error(field, problem)
+        return data
+
+    def person_fields(self) -> register_services.PersonFields:
+        data = self.cleaned_data
+        return register_services.PersonFields(
+            *(str(data.get(name, "")) for name in ("name", "team", "member_number", "email", "phone"))
+        ).cleaned()
+
+
+class OrganiserForm(forms.Form):
+    """Another organiser of the club, by the user name of an existing account."""
+
+    username = forms.CharField(label=_("User name"), max_length=150)
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.fields["username"].widget.attrs.update(autocomplete="off", autocapitalize="none", spellcheck="false")
+
+
 class PlayerForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=120)
     club = forms.CharField(label=_("Club"), max_length=120, required=False)
@@ -478,12 +531,18 @@ class SignUpForm(forms.Form):
         help_text=_("The organiser's only way to reach you. With an e-mail address you also get your pass by mail."),
     )
     rules_accepted = forms.BooleanField(label=_("I accept the tournament's rules"), required=False)
+    # The club register's suggestion the player picked (issue 33; ``static/js/app.js`` sets it): a
+    # number or nothing, never refused here; the service ignores one it would not suggest.
+    suggested = forms.CharField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.fields["name"].widget.attrs.update(maxlength="120", autocomplete="name")
         self.fields["club"].widget.attrs.update(maxlength="120", autocomplete="organization")
         self.fields["contact"].widget.attrs.update(maxlength="200", autocomplete="email")
+
+    def clean_suggested(self) -> int | None:
+        return to_int(self.cleaned_data.get("suggested"))
 
 
 # --- a club's series (issue 33, item 2) ----------------------------------------------------------

@@ -513,6 +513,12 @@ class Person(models.Model):
     merged_into = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", verbose_name=_("merged into")
     )
+    # The online sign-up picked this register entry's suggestion, but its e-mail did not match: a new
+    # person, perhaps the same one. The register page lists it under "Possible duplicates" until the
+    # organiser merges it or says it is someone else (``selectors.register.possible_duplicates``).
+    maybe_same_as = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", verbose_name=_("maybe the same as")
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     # Name and team as ``Player.folded`` (search and sort), and the one person the desk's "new
     # person" finds again instead of adding a second (``desk.register.identity``).

@@ -55,6 +55,14 @@ urlpatterns = [
     path("clubs/<int:club_id>/register.csv", register.register_csv, name="club_register_csv"),
     path("clubs/<int:club_id>/rename/", register.rename_club, name="rename_club"),
     path("clubs/<int:club_id>/register/<int:person_id>/merge/", register.merge_person, name="merge_person"),
+    path("clubs/<int:club_id>/register/<int:person_id>/edit/", register.edit_person, name="edit_person"),
+    path(
+        "clubs/<int:club_id>/register/<int:person_id>/not-a-duplicate/",
+        register.dismiss_duplicate,
+        name="dismiss_duplicate",
+    ),
+    path("clubs/<int:club_id>/organisers/add/", register.add_organiser, name="add_organiser"),
+    path("clubs/<int:club_id>/organisers/remove/", register.remove_organiser, name="remove_organiser"),
     # The club's season (views/season.py): series, standings, a person's history; its organisers only.
     path("clubs/<int:club_id>/series/", season.series_list, name="series_list"),
     path("clubs/<int:club_id>/series/new/", season.series_create, name="series_create"),
@@ -161,6 +169,7 @@ urlpatterns = [
     path("pass/<str:token>/seated/", passes.sit_down, name="pass_sit_down"),
     # Sign-up before the day (issue 32, item 2).
     path("p/<public_key:public_key>/sign-up/", signup.sign_up, name="sign_up"),
+    path("p/<public_key:public_key>/sign-up/suggest/", signup.sign_up_suggest, name="sign_up_suggest"),
     path("pass/<str:token>/withdraw/", signup.withdraw, name="pass_withdraw"),
     path("pass/<str:token>/season/", season.pass_season, name="pass_season"),
     path("t/<int:tournament_id>/players/<int:player_id>/fee/", signup.fee_paid, name="fee_paid"),

@@ -19,6 +19,25 @@ import { t } from "./ui.js";
     }
   });
 
+  // The public sign-up's suggestions from the club's register (templates/passes/_signup_suggestions.html):
+  // a tap fills Name and Club and remembers the pick (the server links only where the e-mail matches).
+  document.addEventListener("click", (event) => {
+    const pick = event.target.closest("[data-fill-name]");
+    if (!pick) return;
+    const form = pick.closest("form");
+    if (!form) return;
+    const name = form.querySelector('input[name="name"]');
+    const team = form.querySelector('input[name="club"]');
+    const suggested = form.querySelector('input[name="suggested"]');
+    if (name) name.value = pick.dataset.fillName;
+    if (team) team.value = pick.dataset.fillTeam || "";
+    if (suggested) suggested.value = pick.dataset.person || "";
+    const list = pick.closest(".suggestions");
+    if (list) list.replaceChildren();
+    const contact = form.querySelector('input[name="contact"]');
+    if (contact) contact.focus();
+  });
+
   // A printout is streamed in parts (tournament/streaming.py); one whose connection broke
   // ends early without its last element: say so, and keep its Print button from printing it.
   if (document.querySelector(".print-doc") && !document.getElementById("print-complete")) {

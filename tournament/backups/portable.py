@@ -651,7 +651,8 @@ def _restore_register(
         if here is not None and here.club_id == club_id == item["fields"]["club"]:  # type: ignore[attr-defined]
             people[item["pk"]] = _kept(person_model, here, using)
             continue
-        fields = {**item["fields"], "club": club_id, "merged_into": None}
+        # The sign-up's "maybe the same as" mark is a hint for this database's organiser: not carried over.
+        fields = {**item["fields"], "club": club_id, "merged_into": None, "maybe_same_as": None}
         people[item["pk"]] = _add_row(item, None if here is not None else item["pk"], fields, using, restored)
         added.append(item)
     for item in added:  # merged as in the file, into the person that stands for the kept one here

@@ -13,6 +13,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
@@ -191,22 +194,97 @@ def person_for_desk(
     return _new_person(club, name, team, contact)
 
 
-def person_for_sign_up(tournament: Tournament, *, name: str, team: str, contact: str) -> Person | None:
-    """The person an online sign-up links to: an existing one only where name, team (folded) and
-    e-mail address all match (the public never sees the register, so nothing less can say it is
-    them), else a new person (a duplicate the organiser may merge). None without a club."""
+def person_for_sign_up(
+    tournament: Tournament, *, name: str, team: str, contact: str, suggested_id: int | None = None
+) -> Person | None:
+    """The person an online sign-up links to: an existing one only where the e-mail address matches,
+    on the suggestion the player picked (``suggested_id``: a person the public suggestions may show,
+    ``selectors.register.publicly_suggested``) or on name and team (folded); the public sees names
+    and teams, never contact data, so nothing less can say it is them. Else a new person: marked
+    ``maybe_same_as`` the picked one, for the organiser to merge ("Possible duplicates"). None
+    without a club."""
     if tournament.club_id is None:
         return None
     club = lock_club(tournament.club_id)
     email, _phone = split_contact(contact)
+    picked = _picked_suggestion(club, suggested_id)
     if email:
+        if picked is not None and picked.email and picked.email.casefold() == email.casefold():
+            return picked
         same = Person.objects.filter(
             club=club, identity=person_identity(name, team), merged_into__isnull=True, email__iexact=email
         )
         found = same.order_by("pk").first()
         if found is not None:
             return found
-    return _new_person(club, name, team, contact)
+    person = _new_person(club, name, team, contact)
+    if picked is not None:
+        person.maybe_same_as = picked
+        person.save(update_fields=["maybe_same_as"])
+    return person
+
+
+def _picked_suggestion(club: Club, suggested_id: int | None) -> Person | None:
+    """The suggestion a sign-up picked, if it is one the public suggestions show (else ignored: a
+    forged number links nobody and marks nothing)."""
+    if suggested_id is None:
+        return None
+    from tournament.selectors.register import publicly_suggested  # the selectors import the desk's helpers
+
+    return publicly_suggested(club).filter(pk=suggested_id).first()
+
+
+def people_for_import(tournament: Tournament, rows: list[tuple[str, str, str]]) -> list[Person | None]:
+    """The people the rows of a CSV import (name, team, contact) link to, in the rows' order, as the
+    desk links one registration without a suggestion picked: the club's unmerged person of the same
+    folded name and team, else a new person, made once (two rows of one identity share it); the
+    contact fills what the register lacks. Under the tournament's lock (the caller's); in bulk: a
+    fixed number of queries whatever the rows. All None for a tournament without a club."""
+    if tournament.club_id is None or not rows:
+        return [None] * len(rows)
+    club = lock_club(tournament.club_id)
+    identities = [person_identity(name, team) for name, team, _contact in rows]
+    found: dict[str, Person] = {}
+    same = Person.objects.filter(club=club, identity__in=set(identities), merged_into__isnull=True).order_by("-pk")
+    for person in same:
+        found[person.identity] = person  # the oldest of an identity wins (read last)
+    filled = _fill_contacts(found, identities, rows)
+    new: dict[str, Person] = {}
+    for identity, (name, team, contact) in zip(identities, rows, strict=True):
+        if identity not in found and identity not in new:
+            email, phone = split_contact(contact)
+            new[identity] = Person(
+                club=club,
+                name=name,
+                team=team,
+                email=email,
+                phone=phone,
+                folded=folding.search_text(name, team),  # bulk_create does not call save()
+                identity=identity,
+            )
+    Person.objects.bulk_create(new.values())
+    if new or filled:
+        touch_register(club.pk)
+    return [found.get(identity) or new[identity] for identity in identities]
+
+
+def _fill_contacts(found: dict[str, Person], identities: list[str], rows: list[tuple[str, str, str]]) -> bool:
+    """The import's contacts fill the e-mail or phone the people found lack (one bulk update)."""
+    changed: dict[int, Person] = {}
+    for identity, (_name, _team, contact) in zip(identities, rows, strict=True):
+        person = found.get(identity)
+        if person is None or not contact:
+            continue
+        email, phone = split_contact(contact)
+        if email and not person.email:
+            person.email = email
+            changed[person.pk] = person
+        if phone and not person.phone:
+            person.phone = phone
+            changed[person.pk] = person
+    if changed:
+        Person.objects.bulk_update(changed.values(), ["email", "phone"])
+    return bool(changed)
 
 
 # --- merging duplicates ---------------------------------------------------------------------
@@ -271,6 +349,9 @@ def merge_persons(*, club: Club, actor: User, duplicate_id: int, keep_id: int) -
             )
         moved = Player.objects.filter(person=duplicate).update(person=keep)
         Person.objects.filter(merged_into=duplicate).update(merged_into=keep)
+        # "Maybe the same as" the duplicate now means the person kept; the kept one's own mark is settled.
+        Person.objects.filter(maybe_same_as=duplicate).exclude(pk=keep.pk).update(maybe_same_as=keep)
+        Person.objects.filter(pk=keep.pk, maybe_same_as__in=[keep.pk, duplicate.pk]).update(maybe_same_as=None)
         _take_over(keep, duplicate)
         audit(
             None,
@@ -300,6 +381,177 @@ def _take_over(keep: Person, duplicate: Person) -> None:
             changed.append(name)
     if changed:
         keep.save(update_fields=changed)
+
+
+# --- editing a person, settling a possible duplicate --------------------------------------------
+
+PERSON_NAME_MAX = Person._meta.get_field("name").max_length or 120
+TEAM_MAX = Person._meta.get_field("team").max_length or 120
+MEMBER_NUMBER_MAX = Person._meta.get_field("member_number").max_length or 40
+CONTACT_MAX = Person._meta.get_field("email").max_length or 200
+PHONE_CHARACTERS = set("0123456789 +-/().")
+
+
+@dataclass(frozen=True)
+class PersonFields:
+    """What the organiser may edit of a register entry."""
+
+    name: str
+    team: str
+    member_number: str
+    email: str
+    phone: str
+
+    def cleaned(self) -> PersonFields:
+        return PersonFields(
+            *(value.strip() for value in (self.name, self.team, self.member_number, self.email, self.phone))
+        )
+
+
+def person_field_problems(fields: PersonFields) -> dict[str, str]:
+    """Why each field of an edited entry cannot be saved (field name to reason; empty when it can)."""
+    problems: dict[str, str] = {}
+    if not fields.name:
+        problems["name"] = _("The name is missing.")
+    for field, limit in (
+        ("name", PERSON_NAME_MAX),
+        ("team", TEAM_MAX),
+        ("member_number", MEMBER_NUMBER_MAX),
+        ("email", CONTACT_MAX),
+        ("phone", CONTACT_MAX),
+    ):
+        if len(getattr(fields, field)) > limit:
+            problems[field] = _("At most %(max)d characters.") % {"max": limit}
+    if fields.email and "email" not in problems:
+        try:
+            validate_email(fields.email)
+        except ValidationError:
+            problems["email"] = _("This e-mail address is not valid (name@example.org).")
+    if fields.phone and "phone" not in problems and not set(fields.phone) <= PHONE_CHARACTERS:
+        problems["phone"] = _("A phone number has digits, spaces and + - / ( ) only.")
+    return problems
+
+
+def edit_person(*, club: Club, actor: User, person_id: int, fields: PersonFields) -> Person:
+    """The organiser corrects a register entry: name, team, member number (unique in the club when
+    given), e-mail, phone. The tournaments already played keep their players' names as registered
+    (``Player.name``): the register changes, history does not. Audited ``person_edited`` (no
+    tournament; the fields changed, not their contact values). Refused in words, nothing saved: an
+    entry of another club or merged into another, a bad field, a member number another person has."""
+    if not runs_club(actor, club):
+        raise ServiceError(_("Only the club's organisers can edit its register."))
+    fields = fields.cleaned()
+    problems = person_field_problems(fields)
+    if problems:
+        raise ServiceError(next(iter(problems.values())))
+    with transaction.atomic():
+        locked = lock_club(club.pk)
+        person = Person.objects.select_for_update().filter(pk=person_id, club=locked).first()
+        if person is None:
+            raise ServiceError(_("That person is not in this club's register."))
+        if person.merged_into_id is not None:
+            raise ServiceError(_("This entry was merged into another; edit the entry that was kept."))
+        _refuse_taken_number(locked, person, fields.member_number)
+        changed = [name for name in PersonFields.__dataclass_fields__ if getattr(person, name) != getattr(fields, name)]
+        if not changed:
+            return person
+        old_name = person.name
+        for name in changed:
+            setattr(person, name, getattr(fields, name))
+        person.save(update_fields=changed)
+        audit(
+            None,
+            actor,
+            "person_edited",
+            club=locked.pk,
+            person=person.pk,
+            name=person.name,
+            old_name=old_name,
+            fields=changed,
+        )
+        touch_register(locked.pk)
+    return person
+
+
+def _refuse_taken_number(club: Club, person: Person, number: str) -> None:
+    if not number:
+        return
+    holder = Person.objects.filter(club=club, member_number__iexact=number).exclude(pk=person.pk).first()
+    if holder is not None:
+        raise ServiceError(
+            _("Member number %(number)s belongs to %(name)s already. Give another number, or merge the two entries.")
+            % {"number": number, "name": holder.name}
+        )
+
+
+def dismiss_duplicate(*, club: Club, actor: User, person_id: int) -> Person:
+    """ "Not the same person": the sign-up's mark ``maybe_same_as`` is taken off the entry, so it no
+    longer shows under "Possible duplicates". Audited ``duplicate_dismissed`` (no tournament)."""
+    if not runs_club(actor, club):
+        raise ServiceError(_("Only the club's organisers can edit its register."))
+    with transaction.atomic():
+        locked = lock_club(club.pk)
+        person = Person.objects.select_for_update().filter(pk=person_id, club=locked).first()
+        if person is None:
+            raise ServiceError(_("That person is not in this club's register."))
+        if person.maybe_same_as_id is None:
+            return person
+        other = Person.objects.filter(pk=person.maybe_same_as_id).values_list("name", flat=True).first() or ""
+        person.maybe_same_as = None
+        person.save(update_fields=["maybe_same_as"])
+        audit(None, actor, "duplicate_dismissed", club=locked.pk, person=person.pk, name=person.name, other=other)
+        touch_register(locked.pk)
+    return person
+
+
+# --- the club's organisers ------------------------------------------------------------------------
+
+
+def add_organiser(*, club: Club, actor: User, username: str) -> User:
+    """Another user (an existing account, by user name) runs the club too. Audited ``organiser_added``
+    (no tournament). Refused in words: no such account, already an organiser, an actor who does not run it."""
+    if not runs_club(actor, club):
+        raise ServiceError(_("Only the club's organisers can change who runs it."))
+    username = username.strip()
+    if not username:
+        raise ServiceError(_("Type the user name of an existing account."))
+    user_model = get_user_model()
+    with transaction.atomic():
+        locked = lock_club(club.pk)
+        user = user_model._default_manager.filter(**{user_model.USERNAME_FIELD: username}).first()
+        if user is None or not user.is_active:
+            raise ServiceError(
+                _(
+                    "There is no account with the user name “%(name)s”. Check the spelling, or ask them to get an"
+                    " account first."
+                )
+                % {"name": username}
+            )
+        if locked.organisers.filter(pk=user.pk).exists():
+            raise ServiceError(_("%(name)s already runs this club.") % {"name": user.get_username()})
+        locked.organisers.add(user)
+        audit(None, actor, "organiser_added", club=locked.pk, user=user.get_username())
+    return user
+
+
+def remove_organiser(*, club: Club, actor: User, user_id: int) -> None:
+    """A user no longer runs the club. Never the last organiser (the club would be nobody's).
+    Audited ``organiser_removed`` (no tournament)."""
+    if not runs_club(actor, club):
+        raise ServiceError(_("Only the club's organisers can change who runs it."))
+    with transaction.atomic():
+        locked = lock_club(club.pk)
+        organisers = list(locked.organisers.order_by("pk"))
+        user = next((organiser for organiser in organisers if organiser.pk == user_id), None)
+        if user is None:
+            raise ServiceError(_("That user does not run this club."))
+        if len(organisers) == 1:
+            raise ServiceError(
+                _("%(name)s is the club's only organiser: add another organiser first, then remove this one.")
+                % {"name": user.get_username()}
+            )
+        locked.organisers.remove(user)
+        audit(None, actor, "organiser_removed", club=locked.pk, user=user.get_username())
 
 
 # --- copying the players of an earlier event --------------------------------------------------

@@ -54,6 +54,7 @@ def register_player(
     confirm_outside_window: bool = False,
     online: bool = False,
     person_id: int | None = None,
+    suggested_id: int | None = None,
 ) -> Registration:
     """Register one player. Past capacity the player joins the waiting list.
 
@@ -68,8 +69,9 @@ def register_player(
 
     The player is linked to a person of the tournament's club's register (issue 33): at the desk the
     one chosen from the suggestions (``person_id``), else the person of the same folded name and
-    club, else a new one (``register.person_for_desk``); online only where name, club and e-mail
-    match (``register.person_for_sign_up``).
+    club, else a new one (``register.person_for_desk``); online only where the e-mail matches the
+    suggestion picked (``suggested_id``) or the person of the same name and club
+    (``register.person_for_sign_up``).
     """
     name, club, contact = name.strip(), club.strip(), contact.strip()
     _validate_player_fields(name, club, contact)
@@ -91,7 +93,9 @@ def register_player(
                 kind="same_name",
             )
         if online:
-            person = register.person_for_sign_up(locked, name=name, team=club, contact=contact)
+            person = register.person_for_sign_up(
+                locked, name=name, team=club, contact=contact, suggested_id=suggested_id
+            )
         else:
             person = register.person_for_desk(locked, name=name, team=club, contact=contact, person_id=person_id)
         player = _create_player(locked, actor, name, club, contact, online=online, person=person)
@@ -439,7 +443,9 @@ def import_players_csv(*, tournament: Tournament, actor: User, text: str, skip_b
     Written in bulk, so the number of queries does not grow with the rows (on
     SQLite ``bulk_create`` splits the inserts to stay under its limit of variables
     per query): one lock, one read of the names already registered, one count of
-    the places taken, the players, their audit entries, one version bump.
+    the places taken, the people of the club's register (``register.people_for_import``: the
+    club's lock, the people found, the new ones, the contacts filled, the register's version),
+    the players, their audit entries, one version bump.
     """
     with transaction.atomic():
         locked = lock_tournament(tournament.pk)
@@ -452,6 +458,8 @@ def import_players_csv(*, tournament: Tournament, actor: User, text: str, skip_b
         if (report.errors and not skip_bad_rows) or not report.rows:
             return report
         free = max(locked.capacity - active_count(locked), 0)
+        # Linked to the club's register as the desk links one registration (no suggestion picked).
+        people = register.people_for_import(locked, [(row.name, row.club, row.contact) for row in report.rows])
         players = [
             Player(
                 tournament=locked,
@@ -461,8 +469,9 @@ def import_players_csv(*, tournament: Tournament, actor: User, text: str, skip_b
                 name_key=name_key(row.name),
                 folded=folding.search_text(row.name, row.club),  # bulk_create does not call save()
                 status=enums.PlayerStatus.REGISTERED if index < free else enums.PlayerStatus.WAITING,
+                person=person,
             )
-            for index, row in enumerate(report.rows)
+            for index, (row, person) in enumerate(zip(report.rows, people, strict=True))
         ]
         # In the file's order: the primary keys (and registration times) order the waiting list.
         Player.objects.bulk_create(players)

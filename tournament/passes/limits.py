@@ -6,6 +6,10 @@ app servers, see ``config.settings``), the address as the login lock reads it
 that is no pass); an address that reached the limit is refused before any look-up until its
 window ends, valid passes included, so a guesser learns nothing more. The rate is the setting
 ``PLAYER_PASS_FAILURES`` ("30/10m": 30 failures in ten minutes).
+
+The public sign-up's suggestions from the club's register (issue 33) are limited the same way,
+every request counted: ``SIGNUP_SUGGESTIONS_RATE`` ("120/m", generous: a club's members may share
+one address), past it 429 until the minute ends.
 """
 
 from __future__ import annotations
@@ -37,3 +41,14 @@ def exhausted(request: HttpRequest) -> bool:
 def failed(request: HttpRequest) -> None:
     """Count one failed look-up for this address."""
     get_usage(request, group=GROUP, key=_address, rate=_rate(), increment=True)
+
+
+SUGGESTIONS_GROUP = "signup-suggestions"
+DEFAULT_SUGGESTIONS_RATE = "120/m"
+
+
+def suggestions_allowed(request: HttpRequest) -> bool:
+    """Count one request for the sign-up's suggestions from this address; False past the rate."""
+    rate = str(getattr(settings, "SIGNUP_SUGGESTIONS_RATE", DEFAULT_SUGGESTIONS_RATE))
+    usage = get_usage(request, group=SUGGESTIONS_GROUP, key=_address, rate=rate, increment=True)
+    return usage is None or not usage["should_limit"]

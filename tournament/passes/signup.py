@@ -65,11 +65,21 @@ class SignedUp:
     waiting_place: int | None
 
 
-def sign_up(*, tournament: Tournament, name: str, club: str, contact: str, rules_accepted: bool) -> SignedUp:
+def sign_up(
+    *,
+    tournament: Tournament,
+    name: str,
+    club: str,
+    contact: str,
+    rules_accepted: bool,
+    suggested_id: int | None = None,
+) -> SignedUp:
     """A player signs up on the public page: registered (or on the waiting list) through the desk's
     ``register_player(online=True)``, and given a pass in the same transaction. Refused with
     nothing saved: the rules not accepted, a contact that is neither e-mail nor phone, and every
-    refusal of ``register_player`` (sign-up off, window closed, duplicate, bad name)."""
+    refusal of ``register_player`` (sign-up off, window closed, duplicate, bad name). ``suggested_id``:
+    the register's suggestion the player picked (linked only where the e-mail matches it, see
+    ``desk.register.person_for_sign_up``)."""
     if not rules_accepted:
         raise ServiceError(_("To sign up, accept the tournament's rules (tick the box)."))
     problem = contact_problem(contact)
@@ -84,6 +94,7 @@ def sign_up(*, tournament: Tournament, name: str, club: str, contact: str, rules
             contact=contact,
             confirm_same_name=True,
             online=True,
+            suggested_id=suggested_id,
         )
         new, token = _new_pass(done.player.pk, None)
         new.save()

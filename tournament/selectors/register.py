@@ -11,15 +11,19 @@ from collections.abc import Iterator
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 
 from tournament import enums, fuzzy
-from tournament.models import AuditEntry, Club, Person, Tournament
+from tournament.models import AuditEntry, Club, Person, Player, Tournament
 from tournament.selectors.desk import folded_match, prefix_first
 
 PAGE_SIZE = 50
 SUGGESTIONS = 6
 LOG_ENTRIES = 20
+# The public sign-up's suggestions: fewer, and only from the third letter on (a name, not a browse).
+PUBLIC_SUGGESTIONS = 5
+PUBLIC_MIN_LETTERS = 3
+DUPLICATES_SHOWN = 20
 
 
 def clubs_of(user: AbstractBaseUser | AnonymousUser) -> list[Club]:
@@ -101,6 +105,78 @@ def suggestions(tournament: Tournament, name: str) -> list[Person]:
         return []
     found, _total = search_people(club, name, limit=SUGGESTIONS)
     return found
+
+
+def publicly_suggested(club: Club) -> QuerySet[Person]:
+    """The people the public sign-up may suggest (the privacy rule of issue 33's sign-up): the club's
+    unmerged people who played (checked in) in a finished event of the club, whose names and teams
+    are on its public rankings anyway. Only name and team are ever shown to the public."""
+    played = Player.objects.filter(
+        person=OuterRef("pk"),
+        tournament__club_id=club.pk,
+        tournament__status=enums.TournamentStatus.FINISHED,
+        status=enums.PlayerStatus.CHECKED_IN,
+    )
+    return _people(club).filter(Exists(played))
+
+
+def public_suggestions(tournament: Tournament, name: str) -> list[dict[str, Any]]:
+    """The sign-up's suggestions for a typed name: id, name and team (nothing else, ever) of at most
+    ``PUBLIC_SUGGESTIONS`` people ``publicly_suggested`` by the tournament's club, the folded match
+    first, then the people alike (a typo). None without a club, without online sign-up, once the
+    tournament is under way, or for fewer than ``PUBLIC_MIN_LETTERS`` letters. At most three queries
+    (the match, the index once per register version, the people alike), whatever the register's size."""
+    club = tournament.club
+    name = name.strip()
+    taking = tournament.online_signup and tournament.status == enums.TournamentStatus.REGISTRATION
+    if club is None or not taking or sum(c.isalnum() for c in name) < PUBLIC_MIN_LETTERS:
+        return []
+    shown = publicly_suggested(club)
+    fields = ("pk", "name", "team")
+    order = [prefix_first(name), "folded", "name", "pk"]
+    found = list(shown.filter(folded_match(name)).order_by(*order).values(*fields)[:PUBLIC_SUGGESTIONS])
+    if len(found) < PUBLIC_SUGGESTIONS:
+        ids = person_index(club).similar(name, exclude=[row["pk"] for row in found], limit=PUBLIC_SUGGESTIONS * 4)
+        if ids:
+            rank = {pk: position for position, pk in enumerate(ids)}
+            alike = sorted(shown.filter(pk__in=ids).values(*fields), key=lambda row: rank[row["pk"]])
+            found += alike[: PUBLIC_SUGGESTIONS - len(found)]
+    return found
+
+
+def possible_duplicates(club: Club, limit: int = DUPLICATES_SHOWN) -> list[dict[str, Any]]:
+    """The register's possible duplicates, for the organiser to merge or settle: two unmerged people
+    of the same folded name and team (the later entry offered to merge into the earliest), and the
+    people the sign-up marked ``maybe_same_as`` a suggestion they picked with another e-mail. Each a
+    dict: ``duplicate`` and ``keep`` (people), ``marked`` (the sign-up's mark), ``twins`` (the same
+    identity: only a merge or an edited name settles them). Two queries."""
+    people = _people(club)
+    marked = (
+        people.filter(maybe_same_as__isnull=False, maybe_same_as__merged_into__isnull=True)
+        .select_related("maybe_same_as")
+        .order_by("-created_at", "-pk")[:limit]
+    )
+    pairs: list[dict[str, Any]] = [
+        {"duplicate": person, "keep": person.maybe_same_as, "marked": True, "twins": _twins(person)}
+        for person in marked
+    ]
+    seen = {(pair["duplicate"].pk, pair["keep"].pk) for pair in pairs}
+    twins = people.values("identity").annotate(n=Count("pk")).filter(n__gt=1).values("identity")
+    first: dict[str, Person] = {}
+    for person in people.filter(identity__in=twins).order_by("identity", "pk")[: limit * 2]:
+        keep = first.setdefault(person.identity, person)
+        if keep is not person and (person.pk, keep.pk) not in seen:
+            pairs.append({"duplicate": person, "keep": keep, "marked": False, "twins": True})
+    return pairs[:limit]
+
+
+def _twins(person: Person) -> bool:
+    return person.maybe_same_as is not None and person.maybe_same_as.identity == person.identity
+
+
+def organisers_of(club: Club) -> list[Any]:
+    """The club's organisers by user name. One query."""
+    return list(club.organisers.order_by("username", "pk"))
 
 
 def chosen_person(tournament: Tournament, person_id: int | None) -> Person | None:

@@ -641,3 +641,75 @@ def test_the_sign_up_and_the_pass_withdrawal_never_answer_5xx_and_refusals_chang
             check(client, ("post", f"/pass/{token}/withdraw/", {"confirm": confirm}, htmx))
 
     run()
+
+
+# --------------------------------------------------------------------------
+# The club's register, part two (issue 33): "Edit" a person, the organisers' forms, "Not the same
+# person", and the public sign-up with a picked suggestion and its suggestions as typed
+# --------------------------------------------------------------------------
+
+
+def test_the_register_edits_never_answer_5xx_and_refusals_change_nothing(
+    superuser_client: Client, registration: Tournament
+) -> None:
+    """ "Edit" with its fields' hostile values, ids of the club's people, of nobody and past every
+    column; the organisers' forms and "Not the same person" found on the register page."""
+    club = registration.club
+    assert club is not None
+    people = list(Person.objects.filter(club=club).order_by("pk").values_list("pk", flat=True))
+    Person.objects.filter(pk=people[1]).update(maybe_same_as=people[0])  # a possible duplicate to settle
+    club.organisers.add(UserFactory(username="fuzz-organiser-a"), UserFactory(username="fuzz-organiser-b"))
+    pages = [
+        reverse("tournament:club_register", args=[club.pk]),
+        *(reverse("tournament:edit_person", args=[club.pk, pk]) for pk in people[:2]),
+    ]
+    endpoints: dict[tuple[str, str], Endpoint] = {}
+    for path in pages:
+        response = superuser_client.get(path)
+        assert response.status_code == 200, path
+        parser = FormParser(path)
+        parser.feed(response.content.decode())
+        for found in parser.found:
+            found.path = urlsplit(found.path).path or path
+            known = endpoints.setdefault((found.path, found.method), Endpoint(found.path, found.method))
+            for name, values in found.fields.items():
+                known.fields.setdefault(name, []).extend(values)
+    posted = {name for e in endpoints.values() if e.method == "post" for name in e.fields}
+    assert {"member_number", "email", "phone", "username", "user"} <= posted
+    target = Target(registration, {"person_id": people}, {})
+    other = Target(registration, {"x": [10**9]}, {})
+
+    @FUZZ_SETTINGS
+    @given(request=requests(list(endpoints.values()), target, other))
+    def run(request: tuple[str, str, dict, bool]) -> None:
+        check(superuser_client, request)
+
+    run()
+
+
+def test_the_sign_up_suggestions_and_a_picked_suggestion_never_answer_5xx(client: Client) -> None:
+    """The public suggestions with hostile names; the sign-up with hostile ``suggested`` numbers."""
+    club = Club.objects.create(name="Fuzz suggestions")
+    regular = Person.objects.create(club=club, name="Fuzz Regular", team="UNO Club", email="r@b.org")
+    finished = TournamentFactory(name="Fuzz old", club=club, status=enums.TournamentStatus.FINISHED)
+    PlayerFactory(tournament=finished, person=regular, status=enums.PlayerStatus.CHECKED_IN)
+    tonight = TournamentFactory(name="Fuzz tonight", capacity=50, club=club, online_signup=True)
+    numbers = [str(regular.pk), *(str(n) for n in EDGE_NUMBERS), "abc", "\x00", ""]
+
+    @FUZZ_SETTINGS
+    @given(
+        name=st.one_of(st.sampled_from(HOSTILE_TEXT), st.sampled_from(["Fuzz Regular", "Fuz Regulr", "UNO"])),
+        suggested=st.sampled_from(numbers),
+        contact=st.sampled_from(["r@b.org", "x@b.org", "+43 1234567", *HOSTILE_TEXT[:3]]),
+        post=st.booleans(),
+        htmx=st.booleans(),
+    )
+    def run(name: str, suggested: str, contact: str, post: bool, htmx: bool) -> None:
+        if post:
+            data = {"name": name, "club": "UNO Club", "contact": contact, "rules_accepted": "on"}
+            data["suggested"] = suggested
+            check(client, ("post", f"/p/{tonight.public_key}/sign-up/", data, htmx))
+        else:
+            check(client, ("get", f"/p/{tonight.public_key}/sign-up/suggest/", {"name": name}, htmx))
+
+    run()

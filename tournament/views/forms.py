@@ -275,3 +275,9 @@ class CopyPlayersForm(PostedForm):
     """ "Copy players from…": the earlier tournament chosen."""
 
     source = Int()
+
+
+class OrganiserRemoveForm(PostedForm):
+    """The club's organiser to remove (None when no number was posted: the service says so)."""
+
+    user = Int()

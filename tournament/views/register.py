@@ -27,13 +27,13 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from tournament import enums
 from tournament.desk import register as register_services
 from tournament.formats.entries import to_int
-from tournament.forms import ClubChoiceForm, ClubRenameForm
+from tournament.forms import ClubChoiceForm, ClubRenameForm, OrganiserForm, PersonForm
 from tournament.http import HtmxHttpRequest, refusal
 from tournament.models import Club, Person, Tournament
 from tournament.permissions import tournament_role
 from tournament.selectors import register as register_selectors
 from tournament.views.exports import CsvStream, SafeWriter
-from tournament.views.forms import CopyPlayersForm, MergeForm
+from tournament.views.forms import CopyPlayersForm, MergeForm, OrganiserRemoveForm
 from tournament.views.organiser import settings_page
 
 ClubView = Callable[..., HttpResponse]
@@ -75,7 +75,10 @@ def _register_context(request: HtmxHttpRequest, club: Club, **extra: object) -> 
         "previous_page": page - 1 if page > 1 else None,
         "next_page": page + 1 if page < pages else None,
         "log": register_selectors.club_log(club),
+        "duplicates": register_selectors.possible_duplicates(club),
+        "organisers": register_selectors.organisers_of(club),
         "rename_form": extra.pop("rename_form", None) or ClubRenameForm(initial={"name": club.name}),
+        "organiser_form": extra.pop("organiser_form", None) or OrganiserForm(),
         **extra,
     }
 
@@ -84,7 +87,8 @@ def _register_context(request: HtmxHttpRequest, club: Club, **extra: object) -> 
 @club_organiser
 def club_register(request: HtmxHttpRequest, club: Club) -> HttpResponse:
     """The register: its people (50 a page, ``?q=`` folded and typo-tolerant, ``?page=``), each with
-    the events they played and "Merge into…"; the club's name; the club's log."""
+    the events they played, "Edit" and "Merge into…"; the possible duplicates; the club's name, its
+    organisers and its log."""
     return render(request, "tournament/register.html", _register_context(request, club))
 
 
@@ -100,6 +104,76 @@ def rename_club(request: HtmxHttpRequest, club: Club) -> HttpResponse:
             return redirect("tournament:club_register", club.pk)
     context = _register_context(request, club, rename_form=form)
     return render(request, "tournament/register.html", context, status=422)
+
+
+@require_POST
+@club_organiser
+def add_organiser(request: HtmxHttpRequest, club: Club) -> HttpResponse:
+    """Another user runs the club too (by user name). A refusal shows the register page with why (422)."""
+    form = OrganiserForm(request.POST)
+    if form.is_valid():
+        with refusal(form, "username") as refused:
+            user = register_services.add_organiser(
+                club=club, actor=request.user, username=form.cleaned_data["username"]
+            )
+        if not refused:
+            messages.success(request, _("%(name)s now runs this club too.") % {"name": user.get_username()})
+            return redirect("tournament:club_register", club.pk)
+    context = _register_context(request, club, organiser_form=form)
+    return render(request, "tournament/register.html", context, status=422)
+
+
+@require_POST
+@club_organiser
+def remove_organiser(request: HtmxHttpRequest, club: Club) -> HttpResponse:
+    """A user no longer runs the club (never the last one: refused in words, 409). Removing oneself
+    leads to the start page: the register is no longer theirs to see."""
+    user_id = OrganiserRemoveForm.read(request)["user"]
+    with refusal() as refused:
+        register_services.remove_organiser(club=club, actor=request.user, user_id=user_id if user_id is not None else 0)
+    if refused:
+        messages.error(request, refused.message)
+        context = _register_context(request, club)
+        return render(request, "tournament/register.html", context, status=409)
+    messages.success(request, _("The club's organisers are saved."))
+    if register_services.runs_club(request.user, club):
+        return redirect("tournament:club_register", club.pk)
+    return redirect("tournament:home")
+
+
+@require_http_methods(["GET", "POST"])
+@club_organiser
+def edit_person(request: HtmxHttpRequest, club: Club, person_id: int) -> HttpResponse:
+    """A register entry edited: name, club, member number, e-mail, phone. Past tournaments keep the
+    names as registered. Bad input: the form again with why at the field (422), nothing saved."""
+    person = register_selectors.person_of(club, person_id)
+    if person is None:  # another club's person, or none: never said which
+        raise Http404(_("No such person in this register."))
+    fields = ("name", "team", "member_number", "email", "phone")
+    initial = {name: getattr(person, name) for name in fields}
+    form = PersonForm(request.POST, initial=initial) if request.method == "POST" else PersonForm(initial=initial)
+    if form.is_bound and form.is_valid():
+        with refusal(form) as refused:
+            register_services.edit_person(
+                club=club, actor=request.user, person_id=person.pk, fields=form.person_fields()
+            )
+        if not refused:
+            messages.success(request, _("%(name)s is saved in the register.") % {"name": form.person_fields().name})
+            return redirect("tournament:club_register", club.pk)
+    status = 422 if request.method == "POST" else 200
+    return render(request, "tournament/edit_person.html", {"club": club, "person": person, "form": form}, status=status)
+
+
+@require_POST
+@club_organiser
+def dismiss_duplicate(request: HtmxHttpRequest, club: Club, person_id: int) -> HttpResponse:
+    """ "Not the same person": the sign-up's mark is taken off; the entry leaves "Possible duplicates"."""
+    with refusal() as refused:
+        person = register_services.dismiss_duplicate(club=club, actor=request.user, person_id=person_id)
+    if refused:
+        raise Http404(_("No such person in this register."))
+    messages.success(request, _("%(name)s is kept as a person of their own.") % {"name": person.name})
+    return redirect("tournament:club_register", club.pk)
 
 
 @require_http_methods(["GET", "POST"])
@@ -130,10 +204,18 @@ def merge_person(request: HtmxHttpRequest, club: Club, person_id: int) -> HttpRe
         error = refused.message
     query = request.GET.get("q", "")[:120] or duplicate.name
     candidates, total = register_selectors.search_people(club, query, limit=20, exclude=duplicate.pk)
+    # "Possible duplicates" links here with the entry to keep (``?keep=``): offered first, marked.
+    keep_id = to_int(request.GET.get("keep"))
+    preset = register_selectors.person_of(club, keep_id) if keep_id else None
+    if preset is not None and (preset.pk == duplicate.pk or preset.merged_into_id is not None):
+        preset = None
+    if preset is not None:
+        candidates = [preset, *(person for person in candidates if person.pk != preset.pk)]
     context = {
         "club": club,
         "duplicate": duplicate,
         "candidates": candidates,
+        "preset": preset,
         "total": total,
         "query": query,
         "error": error,

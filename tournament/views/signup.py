@@ -9,7 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tournament import enums, qr
 from tournament.desk import registration
@@ -17,8 +17,9 @@ from tournament.errors import NeedsConfirmation, ServiceError
 from tournament.forms import SignUpForm
 from tournament.http import HtmxHttpRequest, answers_refusals, refusal
 from tournament.models import Tournament
-from tournament.passes import signup
+from tournament.passes import limits, signup
 from tournament.permissions import tournament_role
+from tournament.selectors import register as register_selectors
 from tournament.views.desk import _refused_row, _row_response, is_confirmed
 from tournament.views.forms import FeeForm
 from tournament.views.passes import _open, _private, _Refusal
@@ -33,11 +34,28 @@ def _window_now(tournament: Tournament) -> tuple[bool, list[object]]:
     return (not windows or any(w.opens_at <= now <= w.closes_at for w in windows)), windows
 
 
+def _suggesting(tournament: Tournament, form: SignUpForm) -> bool:
+    """The Name field asks the club's register as it is typed (htmx), where the tournament has a club."""
+    if tournament.club_id is None:
+        return False
+    form.fields["name"].widget.attrs.update(
+        {
+            "hx-get": reverse("tournament:sign_up_suggest", args=[tournament.public_key]),
+            "hx-trigger": "input changed delay:250ms",
+            "hx-target": "#signup-suggestions",
+            "hx-sync": "this:replace",
+            "aria-describedby": "signup-suggestions",
+        }
+    )
+    return True
+
+
 def _context(tournament: Tournament, form: SignUpForm) -> dict[str, object]:
     open_now, windows = _window_now(tournament)
     return {
         "tournament": tournament,
         "form": form,
+        "suggesting": _suggesting(tournament, form),
         "open_now": open_now and tournament.online_signup and tournament.status == enums.TournamentStatus.REGISTRATION,
         "windows": windows,
         "mail": signup.mail_configured(),
@@ -63,6 +81,7 @@ def sign_up(request: HttpRequest, public_key: str) -> HttpResponse:
                 club=form.cleaned_data["club"],
                 contact=form.cleaned_data["contact"],
                 rules_accepted=form.cleaned_data["rules_accepted"],
+                suggested_id=form.cleaned_data["suggested"],
             )
         if refused:
             done = None
@@ -85,6 +104,20 @@ def sign_up(request: HttpRequest, public_key: str) -> HttpResponse:
         "public_page": True,
     }
     return _private(render(request, "passes/signed_up.html", context))
+
+
+@require_GET
+def sign_up_suggest(request: HttpRequest, public_key: str) -> HttpResponse:
+    """The sign-up's Name field asks as it is typed (``?name=``): people of the club's register who
+    played a finished event of the club, by name and team only (``register.public_suggestions``),
+    each a button that fills Name and Club. Limited per address (``passes.limits``: 429 past it,
+    before any look-up). Two queries and the register's (``public_suggestions``)."""
+    if not limits.suggestions_allowed(request):
+        return _private(HttpResponse(status=429))
+    tournament = get_object_or_404(Tournament.objects.select_related("club"), public_key=public_key)
+    name = request.GET.get("name", "")[:120]
+    people = register_selectors.public_suggestions(tournament, name)
+    return _private(render(request, "passes/_signup_suggestions.html", {"people": people}))
 
 
 def _refused_withdraw(request: HttpRequest, error: ServiceError, token: str) -> HttpResponse:

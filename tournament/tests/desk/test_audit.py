@@ -67,6 +67,14 @@ NOT_SERVICES = {
     "person_for_desk": "part of register_player's write (its audit entry is the registration's)",
     "person_for_sign_up": "part of the sign-up's write (its audit entry is the registration's)",
     "copy_sources_refusal": "a read: why copy_players is not offered",
+    # The register, part two (issue 33): the club's own writes, audited without a tournament, tested in
+    # test_register_edits.py; the import's links are part of import_players_csv's write.
+    "edit_person": "a club's write: audited person_edited without a tournament (test_register_edits.py)",
+    "dismiss_duplicate": "a club's write: audited duplicate_dismissed without a tournament (test_register_edits.py)",
+    "add_organiser": "a club's write: audited organiser_added without a tournament (test_register_edits.py)",
+    "remove_organiser": "a club's write: audited organiser_removed without a tournament (test_register_edits.py)",
+    "people_for_import": "part of import_players_csv's write (its audit entries are the registrations')",
+    "person_field_problems": "pure: why an edited register entry's field cannot be saved (the form uses it too)",
 }
 
 # Desk modules without services of their own.

@@ -542,3 +542,87 @@ def test_a_pass_acts_only_for_its_player_at_its_own_table(client, login_as, scen
         # Their own table page: never this table's entry.
         assert f"/table/{scenario.playing.pk}/" not in response.content.decode()
     assert snapshot()[:8] == before[:8]
+
+
+# --------------------------------------------------------------------------
+# The club's register, part two (issue 33): "Edit", the organisers' forms and "Not the same person"
+# are the club's organisers' only (and a superuser's); the sign-up's suggestions are public
+# --------------------------------------------------------------------------
+
+
+def register_edit_requests(scene: dict) -> dict[str, Request]:  # type: ignore[type-arg]
+    from tournament.tests.factories import UserFactory
+
+    club, duplicate = scene["club"], scene["duplicate"]
+    UserFactory(username="register-new-helper")
+    return {
+        "edit_person": ("get", reverse("tournament:edit_person", args=[club.pk, duplicate.pk]), {}),
+        "edit_person_post": (
+            "post",
+            reverse("tournament:edit_person", args=[club.pk, duplicate.pk]),
+            {"name": "Georg Mayer sen.", "team": "", "member_number": "", "email": "", "phone": ""},
+        ),
+        "add_organiser": (
+            "post",
+            reverse("tournament:add_organiser", args=[club.pk]),
+            {"username": "register-new-helper"},
+        ),
+        "remove_organiser": (
+            "post",
+            reverse("tournament:remove_organiser", args=[club.pk]),
+            {"user": str(scene["users"]["club_organiser"].pk)},
+        ),
+        "dismiss_duplicate": ("post", reverse("tournament:dismiss_duplicate", args=[club.pk, duplicate.pk]), {}),
+    }
+
+
+@pytest.mark.parametrize("who", REGISTER_WHO)
+@pytest.mark.parametrize(
+    "view", ["edit_person", "edit_person_post", "add_organiser", "remove_organiser", "dismiss_duplicate"]
+)
+def test_only_the_clubs_organisers_edit_its_register_and_its_organisers(  # type: ignore[no-untyped-def]
+    client: Client, register_scene, who: str, view: str
+) -> None:
+    from tournament.models import Club, Person
+    from tournament.tests.factories import UserFactory
+
+    club = register_scene["club"]
+    Person.objects.filter(pk=register_scene["duplicate"].pk).update(maybe_same_as=register_scene["keep"])
+    # A second organiser, so that removing the first is allowed to those who may.
+    club.organisers.add(UserFactory(username="register-second"))
+    request = register_edit_requests(register_scene)[view]
+    if who != "anonymous":
+        client.force_login(register_scene["users"][who])
+    state = lambda: (  # noqa: E731
+        list(Club.objects.filter(pk=club.pk).values_list("organisers", flat=True).order_by("organisers")),
+        list(Person.objects.order_by("pk").values_list("name", "maybe_same_as")),
+        AuditEntry.objects.count(),
+    )
+    before = state()
+    response = send(client, request)
+    if who == "anonymous":
+        assert to_login(response)
+        assert state() == before
+    elif who in ("club_organiser", "superuser"):
+        assert response.status_code in (200, 302), response.status_code
+        assert (state() != before) == (request[0] == "post")
+    else:
+        assert response.status_code == 403
+        assert state() == before
+
+
+def test_the_sign_up_suggestions_are_public_and_say_nothing_private(client: Client, register_scene) -> None:  # type: ignore[no-untyped-def]
+    from tournament.models import Person, Tournament
+    from tournament.tests.factories import PlayerFactory, TournamentFactory
+
+    club = register_scene["club"]
+    Person.objects.filter(pk=register_scene["keep"].pk).update(email="georg@example.org", member_number="M-117")
+    finished = TournamentFactory(club=club, status=enums.TournamentStatus.FINISHED)
+    PlayerFactory(tournament=finished, person=register_scene["keep"], status=enums.PlayerStatus.CHECKED_IN)
+    tonight = TournamentFactory(club=club, online_signup=True)
+    assert isinstance(tonight, Tournament)
+    response = client.get(reverse("tournament:sign_up_suggest", args=[tonight.public_key]), {"name": "Meyer"})
+    body = response.content.decode()
+    assert response.status_code == 200 and "Georg Meyer" in body
+    assert "georg@example.org" not in body and "M-117" not in body
+    assert "Georg Mayer" not in body  # never played a finished event

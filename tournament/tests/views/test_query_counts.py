@@ -753,10 +753,12 @@ def test_the_tombola_pages_cost_the_same_at_20_and_500_players(client, staff_use
 # --------------------------------------------------------------------------
 
 REGISTER_PINNED = {
-    "club_register": 7,  # session, user, club, its organiser, count, page, log
-    "club_register_search": 7,
-    "club_register_typo": 8,  # + the people alike (the index is read once per register version)
-    "club_register_page_2": 7,
+    # session, user, club, its organiser, count, page, log, the possible duplicates (the marked, the
+    # twins), the organisers
+    "club_register": 10,
+    "club_register_search": 10,
+    "club_register_typo": 11,  # + the people alike (the index is read once per register version)
+    "club_register_page_2": 10,
     "merge_person": 8,  # the duplicate with its events instead of the log, the candidates alike
     "register_suggest": 8,  # session, user, tournament, roles, club, count, page, the people alike
     "desk_with_person": 11,  # the desk's page with the person picked
