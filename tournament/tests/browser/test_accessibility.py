@@ -110,6 +110,7 @@ SKIPPED = {
     "tournament:pass_sit_down": "POST only (the player's pass page)",
     "tournament:fee_paid": "POST only (the desk's check-in row)",
     "tournament:pass_here": "POST only (the player's pass page: self check-in)",
+    "tournament:arrived_list": "a region of the check-in page (its poll), audited with the page",
     # The club's register (issue 33).
     "tournament:club_register_csv": "CSV",
     "tournament:rename_club": "POST only (the register page)",
