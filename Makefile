@@ -70,11 +70,14 @@ chromium:
 zbar:
 	@command -v zbarimg >/dev/null && command -v pdftoppm >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq zbar-tools poppler-utils >/dev/null)
 
+# --durations: every run's log names its slowest tests (the suite's time is watched: issue 31).
+DURATIONS := --durations=20 --durations-min=5
+
 pytest-postgres: $(VENV)/.installed-dev postgres
-	$(TEST_ENV) DATABASE_URL=$(PG_URL) $(BIN)/pytest -q -m "not browser and not sweep" -n 2
+	$(TEST_ENV) DATABASE_URL=$(PG_URL) $(BIN)/pytest -q -m "not browser and not sweep" -n 2 $(DURATIONS)
 
 pytest-sqlite: $(VENV)/.installed-dev
-	$(TEST_ENV) DATABASE_URL=sqlite:///var/test-smoke.sqlite3 $(BIN)/pytest -q -n 2 -m "core and not browser and not postgres_only and not slow"
+	$(TEST_ENV) DATABASE_URL=sqlite:///var/test-smoke.sqlite3 $(BIN)/pytest -q -n 2 -m "core and not browser and not postgres_only and not slow" $(DURATIONS)
 
 ## make axe: axe-core for the browser tests' accessibility audit, pinned by package-lock.json (npm ci into
 ## node_modules/, git-ignored); npm from Debian's packages where it is missing.
@@ -87,7 +90,7 @@ $(AXE_JS): package.json package-lock.json
 	touch $@
 
 pytest-browser: $(VENV)/.installed-dev postgres chromium zbar $(AXE_JS)
-	$(TEST_ENV) DATABASE_URL=$(PG_URL) DJANGO_ALLOW_ASYNC_UNSAFE=true $(BIN)/pytest -q -m browser -n 2
+	$(TEST_ENV) DATABASE_URL=$(PG_URL) DJANGO_ALLOW_ASYNC_UNSAFE=true $(BIN)/pytest -q -m browser -n 2 $(DURATIONS)
 
 ## make dry-runs: every format's dry run for every player count from 3 to 60 (about 8 minutes on 2 cores;
 ## make test runs the counts where the rules change, see tournament/tests/test_dry_runs_every_count.py).
