@@ -13,6 +13,7 @@ from tournament.views import (
     passes,
     printing,
     public_link,
+    ratings,
     referee,
     register,
     rounds,
@@ -71,6 +72,7 @@ urlpatterns = [
     path("clubs/<int:club_id>/series/<int:series_id>/standings.csv", season.series_csv, name="series_csv"),
     path("clubs/<int:club_id>/series/<int:series_id>/print/", season.series_print, name="series_print"),
     path("clubs/<int:club_id>/register/<int:person_id>/history/", season.person_history, name="person_history"),
+    path("clubs/<int:club_id>/ratings/", ratings.club_ratings, name="club_ratings"),
     # A series' public page and its projector screen, by the series' unguessable key.
     path("s/<public_key:public_key>/", season.series_public, name="series_public"),
     path("s/<public_key:public_key>/screen/", season.series_screen, name="series_screen"),

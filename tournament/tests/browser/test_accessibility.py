@@ -154,6 +154,11 @@ UNLINKED: dict[str, tuple[str, Callable[[scenarios.Scenario], str]]] = {
         lambda s: reverse("tournament:merge_person", args=[club_of(s).pk, club_of(s).people.order_by("pk")[0].pk]),
     ),
     "tournament:copy_players": (enums.Role.ORGANISER, lambda s: copy_page_of(s)),
+    # The club's rating list (issue 33, item 3), linked from the register page.
+    "tournament:club_ratings": (
+        enums.Role.ORGANISER,
+        lambda s: reverse("tournament:club_ratings", args=[club_of(s).pk]),
+    ),
     # Self check-in (issue 32, item 3): the entrance page as a player who chose "Is this you?"
     # (``arrange`` turns self check-in and check-in by name on; the poster is in the print pack).
     "tournament:entrance": (
