@@ -371,6 +371,9 @@ SENTENCES = {
     "club_created": gettext_lazy("Club “%(name)s” created."),
     "club_renamed": gettext_lazy("Club renamed from “%(old)s” to “%(name)s”."),
     "person_merged": gettext_lazy("%(merged_name)s merged into %(kept_name)s in the club's register."),
+    # The club's season (issue 33): a series made or its settings and tournaments saved (no tournament).
+    "series_created": gettext_lazy("Series “%(name)s” created."),
+    "series_changed": gettext_lazy("Series “%(name)s”: settings and tournaments saved."),
     "tournament_updated": gettext_lazy("Settings changed: %(fields)s."),
     "final_target_changed": gettext_lazy("The seated final's target changed: %(now)s instead of %(was)s."),
     "pass_issued": gettext_lazy("New pass for %(player)s; the old link no longer opens it."),
