@@ -1127,6 +1127,10 @@ class Series(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def tie_break_labels(self) -> list[str]:
+        """The tie-breaks in their order, in words (the series' rules on its pages)."""
+        return [str(SERIES_TIE_BREAK_LABELS.get(code, code)) for code in self.tie_breaks or ()]
+
     def scoring(self) -> series_rules.Scoring:
         """The settings as the pure rules take them."""
         return series_rules.Scoring(

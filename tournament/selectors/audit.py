@@ -375,6 +375,9 @@ SENTENCES = {
     "duplicate_dismissed": gettext_lazy("%(name)s kept apart from %(other)s in the club's register."),
     "organiser_added": gettext_lazy("%(user)s added as an organiser of the club."),
     "organiser_removed": gettext_lazy("%(user)s is no longer an organiser of the club."),
+    # The club's season (issue 33): a series made or its settings and tournaments saved (no tournament).
+    "series_created": gettext_lazy("Series “%(name)s” created."),
+    "series_changed": gettext_lazy("Series “%(name)s”: settings and tournaments saved."),
     "tournament_updated": gettext_lazy("Settings changed: %(fields)s."),
     "final_target_changed": gettext_lazy("The seated final's target changed: %(now)s instead of %(was)s."),
     "pass_issued": gettext_lazy("New pass for %(player)s; the old link no longer opens it."),

@@ -713,3 +713,88 @@ def test_the_sign_up_suggestions_and_a_picked_suggestion_never_answer_5xx(client
             check(client, ("get", f"/p/{tonight.public_key}/sign-up/suggest/", {"name": name}, htmx))
 
     run()
+
+
+# --------------------------------------------------------------------------
+# The club's season (issue 33): the series pages and their forms, a person's history, the public
+# series page, its projector screen and "my season" through the pass
+# --------------------------------------------------------------------------
+
+
+def _season_endpoints(client: Client, pages: list[str]) -> dict[tuple[str, str], Endpoint]:
+    """Each page as a GET with hostile queries, and the forms it shows with every field's values."""
+    endpoints: dict[tuple[str, str], Endpoint] = {}
+    for path in pages:
+        endpoints[(path, "get")] = Endpoint(path, "get", {"page": ["1", "2"], "part": ["1"]})
+        response = client.get(path)
+        assert response.status_code == 200, path
+        if "html" not in response.get("Content-Type", ""):
+            continue
+        parser = FormParser(path)
+        parser.feed(response.content.decode())
+        for found in parser.found:
+            found.path = urlsplit(found.path).path or path
+            known = endpoints.setdefault((found.path, found.method), Endpoint(found.path, found.method))
+            for name, values in found.fields.items():
+                known.fields.setdefault(name, []).extend(values)
+    return endpoints
+
+
+def test_the_season_pages_never_answer_5xx_and_refusals_change_nothing(
+    superuser_client: Client, registration: Tournament
+) -> None:
+    """A new series and its settings (``SeriesForm``: the name, the points per place and the own
+    table, best N, the minimum, the tie-breaks, the tournaments) with their fields' values and
+    hostile ones; the standings, CSV, print and a person's history with ids of its series and
+    people, of nobody and past every column."""
+    from tournament.models import Series, SeriesEvent
+
+    club = registration.club
+    assert club is not None
+    series = Series.objects.create(club=club, name="Fuzz league")
+    SeriesEvent.objects.create(series=series, tournament=registration)
+    people = list(Person.objects.filter(club=club).order_by("pk").values_list("pk", flat=True))
+    pages = [
+        reverse("tournament:series_list", args=[club.pk]),
+        reverse("tournament:series_create", args=[club.pk]),
+        *(reverse(f"tournament:{name}", args=[club.pk, series.pk]) for name in ("series", "series_edit")),
+        *(reverse(f"tournament:{name}", args=[club.pk, series.pk]) for name in ("series_csv", "series_print")),
+        reverse("tournament:person_history", args=[club.pk, people[0]]),
+    ]
+    endpoints = _season_endpoints(superuser_client, pages)
+    posted = {name for e in endpoints.values() if e.method == "post" for name in e.fields}
+    assert {"name", "points_preset", "points_table", "best_n", "minimum_events", "tie_break_1"} <= posted
+    assert (reverse("tournament:series_edit", args=[club.pk, series.pk]), "post") in endpoints
+    target = Target(registration, {"person_id": people, "series_id": [series.pk]}, {})
+    other = Target(registration, {"x": [10**9]}, {})
+
+    @FUZZ_SETTINGS
+    @given(request=requests(list(endpoints.values()), target, other))
+    def run(request: tuple[str, str, dict, bool]) -> None:
+        check(superuser_client, request)
+
+    run()
+
+
+def test_the_public_season_pages_never_answer_5xx(client: Client, registration: Tournament) -> None:
+    """The public series page, its projector screen (and their polls) and "my season" through the
+    pass, with hostile queries, wrong keys and hostile tokens."""
+    from tournament.models import Series
+
+    club = registration.club
+    assert club is not None
+    series = Series.objects.create(club=club, name="Fuzz public league")
+    player = registration.players.filter(person__isnull=False).first()
+    assert player is not None
+    _old, replaced = pass_services.issue_pass(tournament=registration, actor=None, player_id=player.pk)
+    _live, live = pass_services.issue_pass(tournament=registration, actor=None, player_id=player.pk)
+    keys = [series.public_key, "AAAAAAAAAAAAAAAAAAAAAA", "x", str(2**63)]
+    paths = [f"/s/{key}/" for key in keys] + [f"/s/{key}/screen/" for key in keys]
+    paths += [f"/pass/{token}/season/" for token in (live, replaced, "A" * 43, "%00", live[:-1])]
+
+    @FUZZ_SETTINGS
+    @given(path=st.sampled_from(paths), query=PUBLIC_QUERIES, htmx=st.booleans())
+    def run(path: str, query: dict[str, str], htmx: bool) -> None:
+        check(client, ("get", path, {**query, "part": query.get("page", "")}, htmx))
+
+    run()

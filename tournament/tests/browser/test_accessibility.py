@@ -33,7 +33,7 @@ from playwright.sync_api import Browser, Page, expect
 from tournament import enums
 from tournament.desk import tombola
 from tournament.formats import registry
-from tournament.models import ChecklistItem, Club, Person, Player, StaffRole, Tournament
+from tournament.models import ChecklistItem, Club, Person, Player, Series, SeriesEvent, StaffRole, Tournament
 from tournament.passes import services as pass_services
 from tournament.tests.browser.axe import describe, serious, violations
 from tournament.tests.browser.conftest import PASSWORD, TABLET, TIMEOUT_MS, log_in
@@ -47,6 +47,7 @@ PUBLIC = "public"
 # Each audited page and its serious/critical findings, for a human to read (git-ignored).
 REPORTS = Path(__file__).resolve().parents[3] / "test-artifacts"
 ROLES = [enums.Role.ORGANISER, enums.Role.DESK, enums.Role.REFEREE]
+ORGANISER = enums.Role.ORGANISER
 START = {enums.Role.ORGANISER: "rounds", enums.Role.DESK: "desk", enums.Role.REFEREE: "referee_tables"}
 
 # URL patterns that are not pages a person reads, each with its reason. Everything else must be
@@ -124,6 +125,8 @@ SKIPPED = {
     "tournament:confirm_pending": "POST only (the referee's table page: a player's entry confirmed)",
     "tournament:reject_pending": "POST only (the referee's table page: a player's entry rejected)",
     "tournament:clear_call": "POST only (the referee's table page: Handled)",
+    # The club's season (issue 33).
+    "tournament:series_csv": "CSV",
 }
 # Django's admin: its own pages, not this site's (staff use the tournament pages).
 SKIPPED_NAMESPACES = ("admin:",)
@@ -168,7 +171,37 @@ UNLINKED: dict[str, tuple[str, Callable[[scenarios.Scenario], str]]] = {
             + f"?player={Player.objects.get(tournament=s.tournament, name='Rosa Registered').pk}"
         ),
     ),
+    # The club's season (issue 33): the series pages of the organiser's club (``series_of``), a
+    # person's history, the public series page, its projector screen and "my season" on the pass.
+    "tournament:series_list": (ORGANISER, lambda s: reverse("tournament:series_list", args=[club_of(s).pk])),
+    "tournament:series_create": (ORGANISER, lambda s: reverse("tournament:series_create", args=[club_of(s).pk])),
+    "tournament:series": (ORGANISER, lambda s: on_series(s, "series")),
+    "tournament:series_edit": (ORGANISER, lambda s: on_series(s, "series_edit")),
+    "tournament:series_print": (ORGANISER, lambda s: on_series(s, "series_print")),
+    "tournament:person_history": (
+        ORGANISER,
+        lambda s: reverse("tournament:person_history", args=[club_of(s).pk, club_of(s).people.order_by("pk")[0].pk]),
+    ),
+    "tournament:series_public": (PUBLIC, lambda s: reverse("tournament:series_public", args=[series_of(s).public_key])),
+    "tournament:series_screen": (PUBLIC, lambda s: reverse("tournament:series_screen", args=[series_of(s).public_key])),
+    "tournament:pass_season": (PUBLIC, lambda s: pass_of_playing(s).rstrip("/") + "/season/"),
 }
+
+
+def series_of(scenario: scenarios.Scenario) -> Series:
+    """A series of the organiser's club over the scenario's tournaments (none finished: named as not counted)."""
+    club = club_of(scenario)
+    series = Series.objects.filter(club=club).first()
+    if series is None:
+        series = Series.objects.create(club=club, name="A11y league")
+        SeriesEvent.objects.bulk_create(
+            SeriesEvent(series=series, tournament_id=pk) for pk in (scenario.tournament.pk, scenario.ready.pk)
+        )
+    return series
+
+
+def on_series(scenario: scenarios.Scenario, name: str) -> str:
+    return reverse(f"tournament:{name}", args=[club_of(scenario).pk, series_of(scenario).pk])
 
 
 def club_of(scenario: scenarios.Scenario) -> Club:
@@ -238,6 +271,9 @@ PUBLIC_PAGES = {
     "tournament:pass_withdraw",
     "tournament:entrance",
     "tournament:pass_table",
+    "tournament:series_public",
+    "tournament:series_screen",
+    "tournament:pass_season",
 }
 # Patterns audited once per table state (dealer pick, playing, decided), not once in all.
 EACH_VARIANT = {"tournament:referee_table", "tournament:table_corrections"}

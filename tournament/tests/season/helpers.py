@@ -5,14 +5,15 @@ from-scratch recomputation the kept standings and ratings are compared with."""
 from __future__ import annotations
 
 import datetime
+import random
 from typing import Any
 
 from django.core.cache import cache
 
-from games.models import Game, GameStatus
+from games.models import Game, GameScore, GameStatus
 from tournament import enums, simulation
 from tournament.formats import registry
-from tournament.models import Club, Person, Player, Series, SeriesEvent, Table, Tournament
+from tournament.models import Club, Person, Player, Round, Seat, Series, SeriesEvent, Table, Tournament
 from tournament.play import corrections
 from tournament.season import rating, series_rules
 from tournament.selectors import season as season_selectors
@@ -99,3 +100,87 @@ def correct(tournament: Tournament, table: Table, *, winner: int, card_points: d
         return corrections.correct_game(**call)
     except corrections.ConfirmConsequences as asked:
         return corrections.correct_game(**call, confirm=asked.fingerprint)
+
+
+# --- a big season, built in bulk ----------------------------------------------------------------
+
+
+def bulk_people(club: Club, count: int) -> list[Person]:
+    """``count`` people of ``club`` written at once (their folded name and identity as the register keeps them)."""
+    return Person.objects.bulk_create(
+        Person(club=club, name=f"Regular {n:04d}", team="TSV", folded=f"regular {n:04d} | tsv", identity=f"r{n}")
+        for n in range(count)
+    )
+
+
+def bulk_evening(club: Club, people: list[Person], *, week: int, seed: int) -> Tournament:
+    """A finished points evening of ``people`` (one main round, tables of four, a closed table's
+    one game each) written with a handful of bulk inserts, as the points format stores it: the
+    players linked to the people, the seats with their points and games won, the game and its
+    scores. The seating and the penalties follow ``seed``; equal totals share their place."""
+    from tournament.tests.factories import TournamentFactory
+    from tournament.tests.helpers import set_settings
+
+    rng = random.Random(seed)
+    tournament = TournamentFactory(
+        format=enums.Format.POINTS,
+        game=registry.get(enums.Format.POINTS).games[0],
+        club=club,
+        name=f"Evening {week + 1}",
+        date=START + datetime.timedelta(weeks=week),
+        capacity=len(people),
+        status=enums.TournamentStatus.FINISHED,
+        checklist=[],
+    )
+    set_settings(tournament, points_tie_resolution="shared")
+    order = list(people)
+    rng.shuffle(order)
+    players = Player.objects.bulk_create(
+        Player(
+            tournament=tournament,
+            name=person.name,
+            club=person.team,
+            name_key=person.name.lower(),
+            folded=person.folded,
+            person=person,
+            start_number=number,
+            status=enums.PlayerStatus.CHECKED_IN,
+        )
+        for number, person in enumerate(order, start=1)
+    )
+    _bulk_round(tournament, players, rng)
+    tournament.refresh_from_db()
+    return tournament
+
+
+def _bulk_round(tournament: Tournament, players: list[Player], rng: random.Random) -> None:
+    """One closed main round of tables of four (the last ones of three when the count asks)."""
+    played = Round.objects.create(
+        tournament=tournament, number=1, stage=enums.Stage.MAIN, status=enums.RoundStatus.FINISHED
+    )
+    groups = _tables_of(players)
+    tables = Table.objects.bulk_create(
+        Table(round=played, number=number, status=enums.TableStatus.CLOSED) for number in range(1, len(groups) + 1)
+    )
+    games = Game.objects.bulk_create(
+        Game(table=table, number=1, winner_id=group[0].pk, dealer_position=0)
+        for table, group in zip(tables, groups, strict=True)
+    )
+    seats, scores = [], []
+    for table, game, group in zip(tables, games, groups, strict=True):
+        penalties = [0, *sorted(rng.sample(range(1, 60), len(group) - 1))]
+        for position, (player, points) in enumerate(zip(group, penalties, strict=True), start=1):
+            won = 1 if position == 1 else 0
+            seat = Seat(table=table, player=player, position=position, points=points, games_won=won, place=position)
+            seats.append(seat)
+            scores.append(GameScore(game=game, player=player, points=points))
+    Seat.objects.bulk_create(seats)
+    GameScore.objects.bulk_create(scores)
+
+
+def _tables_of(players: list[Player]) -> list[list[Player]]:
+    """Tables of four, the last ones of three (every count of 6 or more)."""
+    threes = (-len(players)) % 4
+    fours = (len(players) - 3 * threes) // 4
+    cut = 4 * fours
+    return [players[i : i + 4] for i in range(0, cut, 4)] + [players[i : i + 3] for i in range(cut, len(players), 3)]

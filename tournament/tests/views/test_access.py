@@ -626,3 +626,71 @@ def test_the_sign_up_suggestions_are_public_and_say_nothing_private(client: Clie
     assert response.status_code == 200 and "Georg Meyer" in body
     assert "georg@example.org" not in body and "M-117" not in body
     assert "Georg Mayer" not in body  # never played a finished event
+
+
+# --------------------------------------------------------------------------
+# The club's season (issue 33): the series pages and a person's history are the club's organisers'
+# (and a superuser's), as its register; nobody else reads or changes them
+# --------------------------------------------------------------------------
+
+SERIES_GOOD = {"name": "Spring league", "points_preset": "club_classic", "minimum_events": "0"}
+
+
+def season_requests(scene: dict) -> dict[str, Request]:  # type: ignore[type-arg]
+    club, series, person = scene["club"], scene["series"], scene["keep"]
+    on_series = lambda name: reverse(f"tournament:{name}", args=[club.pk, series.pk])  # noqa: E731
+    return {
+        "series_list": ("get", reverse("tournament:series_list", args=[club.pk]), {}),
+        "series_create": ("get", reverse("tournament:series_create", args=[club.pk]), {}),
+        "series_create_post": ("post", reverse("tournament:series_create", args=[club.pk]), SERIES_GOOD),
+        "series": ("get", on_series("series"), {}),
+        "series_edit": ("get", on_series("series_edit"), {}),
+        "series_edit_post": ("post", on_series("series_edit"), {**SERIES_GOOD, "name": "Renamed league"}),
+        "series_csv": ("get", on_series("series_csv"), {}),
+        "series_print": ("get", on_series("series_print"), {}),
+        "person_history": ("get", reverse("tournament:person_history", args=[club.pk, person.pk]), {}),
+    }
+
+
+SEASON_VIEWS = [
+    "series_list",
+    "series_create",
+    "series_create_post",
+    "series",
+    "series_edit",
+    "series_edit_post",
+    "series_csv",
+    "series_print",
+    "person_history",
+]
+
+
+@pytest.mark.parametrize("who", REGISTER_WHO)
+@pytest.mark.parametrize("view", SEASON_VIEWS)
+def test_only_the_clubs_organisers_use_its_series(client: Client, register_scene, who: str, view: str) -> None:  # type: ignore[no-untyped-def]
+    from tournament.models import Series, SeriesEvent
+
+    scene = dict(register_scene)
+    scene["series"] = Series.objects.create(club=scene["club"], name="Winter league")
+    SeriesEvent.objects.create(series=scene["series"], tournament=scene["club"].tournaments.get())
+    if who != "anonymous":
+        client.force_login(scene["users"][who])
+    state = lambda: (  # noqa: E731
+        list(Series.objects.order_by("pk").values_list("name", "version")),
+        list(SeriesEvent.objects.order_by("pk").values_list("series_id", "tournament_id")),
+        AuditEntry.objects.count(),
+    )
+    before = state()
+    response = send(client, season_requests(scene)[view])
+    if who == "anonymous":
+        assert to_login(response)
+        assert state() == before
+    elif who in ("club_organiser", "superuser"):
+        assert response.status_code in (200, 302), response.status_code
+        if view.endswith("_post"):
+            assert response.status_code == 302 and state() != before
+        else:
+            assert state() == before
+    else:
+        assert response.status_code == 403
+        assert state() == before

@@ -817,3 +817,74 @@ def test_the_register_pages_cost_the_same_at_20_and_500_people(client):  # type:
     (small, _), (large, _) = (register_counts(client, size) for size in SIZES)
     assert small == large, f"queries at 20 vs 500 people: {small} {large}"
     assert small == REGISTER_PINNED
+
+
+# --------------------------------------------------------------------------
+# The club's season (issue 33): the series page (staff), the public series page and its
+# projector screen, a person's history and "my season" through the pass, over 12 finished
+# evenings of 20 and of 500 people (built in bulk), computed afresh (cache cleared) and kept
+# --------------------------------------------------------------------------
+
+# Computed afresh, a page reads each finished event's ranking (three queries an event: 36 for the
+# twelve, whatever the field) besides its own few; kept, only the versions and the names shown.
+SEASON_PINNED = {
+    "series": 45,  # the 7 kept below, the players' links and the tournaments, the 36 of the rankings
+    "series (kept)": 7,  # session, user, club, its organiser, the series, its events, the names shown
+    "series_public": 41,
+    "series_public (kept)": 3,  # the series with its club, its events, the names shown
+    "series_screen": 41,
+    "series_screen (kept)": 3,
+    "person_history": 49,  # + the club's events, the person's players, the closed tables' seats, the series
+    "person_history (kept)": 10,
+    "pass_season": 46,
+    "pass_season (kept)": 7,
+}
+SEASON_EVENTS = 12
+
+
+def season_counts(client: Client, size: int) -> tuple[dict[str, int], dict[str, str]]:
+    from tournament.desk import register as register_services
+    from tournament.passes import services as pass_services
+    from tournament.season import series_rules
+    from tournament.tests.factories import UserFactory
+    from tournament.tests.season.helpers import bulk_evening, bulk_people, series_of
+
+    organiser = UserFactory(username=f"season-organiser-{size}")
+    organiser.save()  # the factory sets the password after saving: keep the session's hash valid
+    club = register_services.create_club(actor=organiser, name=f"Season club of {size}")
+    people = bulk_people(club, size)
+    events = [bulk_evening(club, people, week=week, seed=size + week) for week in range(SEASON_EVENTS)]
+    series = series_of(club, events, points_preset=series_rules.PRESET_CLUB_CLASSIC, best_n=8, minimum_events=3)
+    player = events[-1].players.get(person=people[7])
+    _, token = pass_services.issue_pass(tournament=events[-1], actor=None, player_id=player.pk)
+    client.force_login(organiser)
+    phone = Client()
+    phone.handler = client.handler
+    paths = {
+        "series": (reverse("tournament:series", args=[club.pk, series.pk]), False),
+        "series_public": (reverse("tournament:series_public", args=[series.public_key]), True),
+        "series_screen": (reverse("tournament:series_screen", args=[series.public_key]), True),
+        "person_history": (reverse("tournament:person_history", args=[club.pk, people[7].pk]), False),
+        "pass_season": (reverse("tournament:pass_season", args=[token]), True),
+    }
+    counts, bodies = {}, {}
+    for name, (path, public) in paths.items():
+        cache.clear()  # computed afresh: every event's ranking and the club's rating read
+        counts[name], bodies[name] = counted(phone if public else client, path)
+        counts[f"{name} (kept)"], _ = counted(phone if public else client, path)
+    assert "Regular 0007" in bodies["person_history"] and "<svg" in bodies["person_history"]
+    assert bodies["series"].count('data-person="') == min(size, season_selectors_page_size())
+    assert "Evening 12" in bodies["pass_season"]
+    return counts, bodies
+
+
+def season_selectors_page_size() -> int:
+    from tournament.selectors import season as season_selectors
+
+    return season_selectors.PAGE_SIZE
+
+
+def test_the_season_pages_cost_the_same_at_20_and_500_people(client):  # type: ignore[no-untyped-def]
+    (small, _), (large, _) = (season_counts(client, size) for size in SIZES)
+    assert small == large, f"queries at 20 vs 500 people: {small} {large}"
+    assert small == SEASON_PINNED
