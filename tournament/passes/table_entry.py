@@ -216,7 +216,12 @@ def confirm(*, pass_id: int, table_id: int, game_id: int | None, version: int) -
     with transaction.atomic():
         seated = _seated(pass_id, table_id)
         return pending.confirm_entry(
-            tournament=seated.tournament, actor=seated.actor, table_id=table_id, game_id=game_id, version=version
+            tournament=seated.tournament,
+            fmt=registry.of(seated.tournament),
+            actor=seated.actor,
+            table_id=table_id,
+            game_id=game_id,
+            version=version,
         )
 
 
@@ -244,7 +249,7 @@ def set_dealer(*, pass_id: int, table_id: int, player_id: int, version: int) -> 
     needs no confirmation; it can change until the first game counts, and a referee can change it)."""
     with transaction.atomic():
         seated = _seated(pass_id, table_id)
-        if registry.of(seated.tournament).entry != "winner":
+        if registry.of(seated.tournament).records_loser:
             raise ServiceError(_("This game has no first dealer to pick: enter who lost the game."))
         return results.set_first_dealer(
             tournament=seated.tournament, actor=seated.actor, table_id=table_id, player_id=player_id, version=version

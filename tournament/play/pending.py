@@ -19,8 +19,7 @@ from django.utils.translation import gettext as _
 from games.models import Game, GameStatus
 from tournament import enums
 from tournament.errors import ServiceError
-from tournament.formats import registry
-from tournament.formats.record import Recorded
+from tournament.formats.record import Format, Recorded
 from tournament.models import Table, Tournament
 from tournament.play.core import check_writable, lock_table
 from tournament.play.results import clear_referee_call
@@ -64,9 +63,12 @@ def _already_confirmed(table: Table, game_id: int | None, actor: User) -> Game |
 
 
 @refusals_audited("confirm_entry")
-def confirm_entry(*, tournament: Tournament, actor: User, table_id: int, game_id: int | None, version: int) -> Recorded:
+def confirm_entry(
+    *, tournament: Tournament, fmt: Format, actor: User, table_id: int, game_id: int | None, version: int
+) -> Recorded:
     """Confirm the pending entry ``game_id`` at the table (the page saw the table at ``version``):
-    it is recorded through the format's own entry, the same row made valid, and counts. A player
+    it is recorded through the format's own entry (``fmt``, the tournament's format: the caller
+    passes it, the play core never looks a format up), the same row made valid, and counts. A player
     cannot confirm their own entry; a second "Confirm" by the same person answers the game again
     (``replayed``). Audited ``entry_confirmed``."""
     with transaction.atomic():
@@ -82,7 +84,7 @@ def confirm_entry(*, tournament: Tournament, actor: User, table_id: int, game_id
                 _("You entered this game yourself: another player at your table confirms it on their own phone.")
             )
         posted = {**pending.entry.get("posted", {}), "version": str(version), "key": pending.idempotency_key or ""}
-        entry = registry.of(locked).result_entry
+        entry = fmt.result_entry
         recorded = entry.enter(tournament=locked, actor=actor, table_id=table_id, data=posted)
         game = recorded.game
         game.confirmed_at = timezone.now()

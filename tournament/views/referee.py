@@ -319,7 +319,12 @@ def confirm_pending(request: HtmxHttpRequest, tournament: Tournament, table_id: 
     """A referee (or the organiser) confirms a player's entry waiting at the table: it counts."""
     posted = PendingForm.read(request)
     recorded = pending.confirm_entry(
-        tournament=tournament, actor=request.user, table_id=table_id, game_id=posted["game"], version=posted["version"]
+        tournament=tournament,
+        fmt=registry.of(tournament),
+        actor=request.user,
+        table_id=table_id,
+        game_id=posted["game"],
+        version=posted["version"],
     )
     notice = _("Confirmed: game %(number)d counts.") % {"number": recorded.game.number}
     return _saved(request, tournament, table_id, notice)

@@ -226,14 +226,24 @@ def test_a_referee_confirms_or_rejects_a_pending_entry_and_answers_the_call(staf
     game = at.enter(at.ids[0], at.ids[1])
     version = refreshed(at.table).version
     recorded = pending.confirm_entry(
-        tournament=at.tournament, actor=referee, table_id=at.table.pk, game_id=game.pk, version=version
+        tournament=at.tournament,
+        fmt=registry.of(at.tournament),
+        actor=referee,
+        table_id=at.table.pk,
+        game_id=game.pk,
+        version=version,
     )
     game.refresh_from_db()
     assert recorded.game.pk == game.pk and (game.status, game.confirmed_by_id) == (GameStatus.VALID, referee.pk)
     # A second "Confirm" (a double tap) answers the same game, nothing new.
     version = refreshed(at.table).version
     again = pending.confirm_entry(
-        tournament=at.tournament, actor=referee, table_id=at.table.pk, game_id=game.pk, version=version
+        tournament=at.tournament,
+        fmt=registry.of(at.tournament),
+        actor=referee,
+        table_id=at.table.pk,
+        game_id=game.pk,
+        version=version,
     )
     assert again.game.replayed and Game.objects.filter(status=GameStatus.VALID).count() == 1
 

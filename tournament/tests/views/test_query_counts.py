@@ -533,7 +533,7 @@ PINNED: dict[str, dict[str, int]] = {
         "round1/audit_log": 10,
         "round1/desk": 10,  # + the checklist with its hand-outs counted (issue 30)
         "round1/check_in": 11,
-        "round1/settings": 9,  # + the seated final and its games (the target note, issue 26)
+        "round1/settings": 10,  # + the seated final and its games (issue 26), + the clubs run (issue 33)
         "round1/staff": 6,
         "round1/table_cards": 8,
         "round1/referee_table_decided": 10,
@@ -556,7 +556,7 @@ PINNED: dict[str, dict[str, int]] = {
         "finished/audit_log": 10,
         "finished/desk": 10,  # + the checklist with its hand-outs counted (issue 30)
         "finished/check_in": 11,
-        "finished/settings": 9,  # + the seated final and its games (the target note, issue 26)
+        "finished/settings": 10,  # + the seated final and its games (issue 26), + the clubs run (issue 33)
         "finished/staff": 6,
         "finished/table_cards": 8,
         "finished/referee_table_closed": 11,
@@ -576,7 +576,7 @@ PINNED: dict[str, dict[str, int]] = {
         "round1/audit_log": 10,
         "round1/desk": 10,  # + the checklist with its hand-outs counted (issue 30)
         "round1/check_in": 11,
-        "round1/settings": 8,
+        "round1/settings": 9,  # + the clubs the organiser runs (the "Organising club" card, issue 33)
         "round1/staff": 6,
         "round1/table_cards": 8,
         # Closed once its cut players were seated at a consolation table: the referee's page says
@@ -609,7 +609,7 @@ PINNED: dict[str, dict[str, int]] = {
         "finished/audit_log": 10,
         "finished/desk": 10,  # + the checklist with its hand-outs counted (issue 30)
         "finished/check_in": 11,
-        "finished/settings": 8,
+        "finished/settings": 9,  # + the clubs the organiser runs (the "Organising club" card, issue 33)
         "finished/staff": 6,
         "finished/table_cards": 8,
         "finished/referee_table_decided": 11,
@@ -628,7 +628,7 @@ PINNED: dict[str, dict[str, int]] = {
         "round1/audit_log": 10,
         "round1/desk": 10,  # + the checklist with its hand-outs counted (issue 30)
         "round1/check_in": 11,
-        "round1/settings": 8,
+        "round1/settings": 9,  # + the clubs the organiser runs (the "Organising club" card, issue 33)
         "round1/staff": 6,
         "round1/table_cards": 8,
         "round1/referee_table_decided": 10,
@@ -655,7 +655,7 @@ PINNED: dict[str, dict[str, int]] = {
         "finished/audit_log": 10,
         "finished/desk": 10,  # + the checklist with its hand-outs counted (issue 30)
         "finished/check_in": 11,
-        "finished/settings": 8,
+        "finished/settings": 9,  # + the clubs the organiser runs (the "Organising club" card, issue 33)
         "finished/staff": 6,
         "finished/table_cards": 8,
         "finished/referee_table_decided": 10,
