@@ -24,14 +24,34 @@ from tournament import enums, simulation
 from tournament.formats import registry
 from tournament.models import Seat, StaffRole, Tournament
 from tournament.passes import services
+from tournament.tests.browser.conftest import TIMEOUT_MS
 from tournament.tests.browser.test_pass_flow import no_serious_findings, not_cut, phone
 from tournament.tests.browser.test_players_table_flow import open_table
+from tournament.tests.browser.test_projector_fit import fit_problems, show_view
 from tournament.tests.helpers import set_dealer
 from tournament.tests.views.scenarios import start_round
 
 pytestmark = pytest.mark.browser
 SEED = 20261128
 LOCALES = ("de-DE", "it-IT")
+PROJECTORS = {"1920x1080": {"width": 1920, "height": 1080}, "1280x720": {"width": 1280, "height": 720}}
+
+
+def look_at_the_projector(browser: Browser, live_server, tournament: Tournament, shoot, tag: str) -> None:  # type: ignore[no-untyped-def]
+    """The projector's tables with one waiting for confirmation, at two screen sizes, in German (the
+    longest words): its strip readable (names and strip whole on the screen), and a screenshot."""
+    for size, viewport in PROJECTORS.items():
+        context = browser.new_context(viewport=viewport, locale="de-DE", base_url=live_server.url)
+        context.set_default_timeout(TIMEOUT_MS)
+        page = context.new_page()
+        page.goto(reverse("tournament:projector", args=[tournament.public_key]) + "?lang=de")
+        expect(page.locator("body[data-paged]")).to_have_count(1)
+        show_view(page, "tables")
+        strip = page.locator('#screen [data-view="tables"].active .pj-awaiting')
+        expect(strip).to_have_text("wartet auf Bestätigung")
+        assert not fit_problems(page), fit_problems(page)
+        shoot(page, f"players-{tag}-05-projector-{size}-de")
+        context.close()
 
 
 def open_pass(browser: Browser, live_server, token: str, locale: str = "en-US") -> Page:  # type: ignore[no-untyped-def]
@@ -63,7 +83,10 @@ def test_players_record_their_table_in_life_bands_and_points(  # type: ignore[no
 ) -> None:
     settings.STAFF_POLL_SECONDS = 1
     tournament = simulation.create_field(fmt=fmt, players=8, seed=SEED)
-    Tournament.objects.filter(pk=tournament.pk).update(table_entry=enums.TableEntry.PLAYERS)
+    # The projector stays on the view a test shows (no rotation while a screenshot is taken).
+    Tournament.objects.filter(pk=tournament.pk).update(
+        table_entry=enums.TableEntry.PLAYERS, display_rotation_seconds=600
+    )
     tournament.refresh_from_db()
     StaffRole.objects.create(tournament=tournament, user=referee, role=enums.Role.REFEREE)
     rnd = start_round(tournament, SEED)
@@ -89,6 +112,7 @@ def test_players_record_their_table_in_life_bands_and_points(  # type: ignore[no
     no_serious_findings(anna, f"phone table page, {fmt}: my own entry waiting")
     not_cut(anna)
     screenshot(anna, f"players-{tag}-01-own-entry-en")
+    look_at_the_projector(browser, live_server, tournament, screenshot, tag)
 
     # Within one poll, Ben's pass shows it with Confirm and Not right; Carla's table too.
     expect(ben.locator("#pass-pending")).to_contain_text(f"{names[0]} entered:")
