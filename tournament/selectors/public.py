@@ -378,16 +378,17 @@ class _TableRow:
 _TABLE_COLUMNS: tuple[Any, ...] = tuple(f"table__{column.name}" for column in dataclasses.fields(_TableRow))
 
 
-def awaiting_entry(table: str = "table_id") -> Exists:
-    """Whether a player's entry waits for confirmation at the table ``table`` names (an outer
-    column): a column of the query that reads the table, no query of its own."""
-    return Exists(Game.objects.filter(table_id=OuterRef(table), status=GameStatus.PENDING))
+def awaiting_entry() -> Exists:
+    """Whether a player's entry waits for confirmation at the seat's table (``table_id`` of the
+    outer query, a query of seats): a column of the query that reads the table, no query of its own."""
+    return Exists(Game.objects.filter(table_id=OuterRef("table_id"), status=GameStatus.PENDING))
 
 
 def _table_columns(tournament: Tournament, *, timed: bool) -> tuple[Any, ...]:
     """The columns of ``_TableRow`` as ``public_tables`` reads them. A table's start is read only
     where sharp play shows it; whether an entry waits, only where players enter their tables
-    (``Tournament.players_enter``): elsewhere none ever waits, and the query stays as it was."""
+    (``Tournament.players_enter``): elsewhere none ever waits, and the query stays as it was.
+    ``table__awaiting`` is no field of the table: it is always read instead."""
     read_instead: dict[str, Any] = {
         "table__awaiting": awaiting_entry() if tournament.players_enter else Value(False, output_field=BooleanField())
     }
