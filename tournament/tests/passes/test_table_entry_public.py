@@ -101,6 +101,16 @@ def test_a_waiting_entry_shows_on_every_public_page_and_counts_nowhere(client: C
     assert seat_figures(at) != before[0]  # confirmed, it counts
 
 
+def test_a_big_fields_projector_read_window_by_window_shows_it_too(client: Client, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A field above ``screen.WHOLE_READ_CAPACITY`` is read window by window: the same column."""
+    monkeypatch.setattr(screen_selectors, "WHOLE_READ_CAPACITY", 0)
+    at = Phones(enums.Format.KNOCKOUT)
+    client.post(at.url("pass_record", at.ids[0]), at.entry(at.ids[1]), **HTMX)
+    shown = screen_selectors.read(refreshed(at.tournament))
+    assert [table.number for table in shown.tables if table.awaiting] == [at.table.number]
+    assert public(at, "projector_screen").count('class="pj-awaiting"') == 1
+
+
 def test_not_right_takes_the_waiting_off_the_public_pages(client: Client) -> None:
     at = Phones(enums.Format.LIFE_BANDS)
     anna, ben = at.ids[0], at.ids[1]
