@@ -148,7 +148,7 @@ def table_view(tournament: Tournament, table_id: int) -> TableView:
             Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position")),
             Prefetch(
                 "games",
-                queryset=Game.objects.select_related("winner", "loser", "entered_by")
+                queryset=Game.objects.select_related("winner", "loser", "entered_by", "confirmed_by")
                 .prefetch_related(
                     Prefetch("scores", queryset=GameScore.objects.select_related("player").order_by("pk"))
                 )

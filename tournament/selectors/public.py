@@ -28,9 +28,10 @@ from datetime import datetime, timedelta
 from typing import Any, NamedTuple, TypeVar
 
 from django.core.cache import cache
-from django.db.models import DateTimeField, Exists, OuterRef, Q, Value
+from django.db.models import BooleanField, DateTimeField, Exists, OuterRef, Q, Value
 from django.utils.translation import get_language, pgettext
 
+from games.models import Game, GameStatus
 from tournament import enums, folding, naming, versions
 from tournament.formats import registry
 from tournament.formats.record import Format, PublicExtras, Standing
@@ -80,6 +81,9 @@ class PublicTable:
     duel_for_place: int | None = None
     # A fixed seat is kept here (``Table.fixed_seat``): shown as "Fixed seat", the need not named.
     fixed_seat: bool = False
+    # A player's entry waits here for a table-mate's confirmation (``passes.table_entry``): shown as
+    # "waiting for confirmation"; nothing of it counts (the seats' figures come from valid games).
+    awaiting: bool = False
 
     @property
     def label(self) -> str:
@@ -316,7 +320,7 @@ def public_tables(
     # also holds a 5,000-player field then scans every seat to show fifty (9 ms instead of 0.4 ms).
     # A table's start is read only where it is shown (sharp play): it comes once per seat, and
     # parsing 10,000 timestamps was a tenth of ``api.json`` at 5,000 players.
-    table_columns = _TABLE_COLUMNS if sharp else _TABLE_COLUMNS_UNTIMED
+    table_columns = _table_columns(tournament, timed=sharp is not None)
     rows = (
         Seat.objects.filter(seats, table__round_id__in=list(rounds))
         # The table's id before the seats: a number may come back within a round (a consolation
@@ -330,7 +334,11 @@ def public_tables(
         table_row = _TableRow(*table_columns)
         rnd = rounds[table_row.round_id]
         seated = [_seat_from_row(row[width:], extras) for row in seat_rows]
-        tables.append(_public_table(tournament, rnd, table_row, seated, sharp, extras.sharp_stages, labels[rnd.pk]))
+        tables.append(
+            _public_table(
+                tournament, rnd, table_row, seated, sharp, extras.sharp_stages, labels[rnd.pk], table_row.awaiting
+            )
+        )
     return tables
 
 
@@ -364,13 +372,29 @@ class _TableRow:
     started_at: datetime | None
     duel_for_place: int | None
     fixed_seat: bool = False
+    awaiting: bool = False
 
 
 _TABLE_COLUMNS: tuple[Any, ...] = tuple(f"table__{column.name}" for column in dataclasses.fields(_TableRow))
-# The same without the start (where there is no sharp play, nothing shows it).
-_TABLE_COLUMNS_UNTIMED = tuple(
-    Value(None, output_field=DateTimeField()) if column == "table__started_at" else column for column in _TABLE_COLUMNS
-)
+
+
+def awaiting_entry() -> Exists:
+    """Whether a player's entry waits for confirmation at the seat's table (``table_id`` of the
+    outer query, a query of seats): a column of the query that reads the table, no query of its own."""
+    return Exists(Game.objects.filter(table_id=OuterRef("table_id"), status=GameStatus.PENDING))
+
+
+def _table_columns(tournament: Tournament, *, timed: bool) -> tuple[Any, ...]:
+    """The columns of ``_TableRow`` as ``public_tables`` reads them. A table's start is read only
+    where sharp play shows it; whether an entry waits, only where players enter their tables
+    (``Tournament.players_enter``): elsewhere none ever waits, and the query stays as it was.
+    ``table__awaiting`` is no field of the table: it is always read instead."""
+    read_instead: dict[str, Any] = {
+        "table__awaiting": awaiting_entry() if tournament.players_enter else Value(False, output_field=BooleanField())
+    }
+    if not timed:
+        read_instead["table__started_at"] = Value(None, output_field=DateTimeField())
+    return tuple(read_instead.get(column, column) for column in _TABLE_COLUMNS)
 
 
 def _seat_from_row(row: tuple[Any, ...], extras: PublicExtras) -> PublicSeat:
@@ -414,6 +438,7 @@ def _public_table(
     sharp: timedelta | None,
     sharp_stages: tuple[str, ...],
     round_label: str | None = None,
+    awaiting: bool = False,
 ) -> PublicTable:
     return PublicTable(
         number=table.number,
@@ -431,6 +456,7 @@ def _public_table(
         fixed_seat=table.fixed_seat,
         started_at=table.started_at,
         sharp_at=(table.started_at + sharp) if sharp and table.started_at and rnd.stage in sharp_stages else None,
+        awaiting=awaiting and table.status == enums.TableStatus.PLAYING,
     )
 
 
@@ -513,6 +539,8 @@ def lookup(tournament: Tournament, players: list[Player]) -> list[PlayerLookup]:
     seats = (
         Seat.objects.filter(player__in=players, table__round__tournament=tournament)
         .select_related("table__round")
+        # Whether an entry waits at the table: a column, only where players enter (``awaiting_entry``).
+        .annotate(awaiting=awaiting_entry() if tournament.players_enter else Value(False))
         # The order they were seated in (a player's seats are created one seating after another),
         # not the rounds' numbers: life bands refill their consolation round while the main round
         # goes on, so a player cut in main round 3 then sits in the consolation round, number 2.
@@ -524,7 +552,9 @@ def lookup(tournament: Tournament, players: list[Player]) -> list[PlayerLookup]:
     for seat in seats:
         table, rnd = seat.table, seat.table.round
         public_seat = _public_seat(seat, by_id[seat.player_id], extras.bands.get(seat.player_id, extras.default_bands))
-        public_table = _public_table(tournament, rnd, table, [public_seat], sharp, extras.sharp_stages)
+        public_table = _public_table(
+            tournament, rnd, table, [public_seat], sharp, extras.sharp_stages, awaiting=seat.awaiting
+        )
         found[seat.player_id].append((public_round(rnd, [public_table]), public_table, public_seat))
     places, summaries = final_places(tournament) if tournament.status == enums.TournamentStatus.FINISHED else ({}, {})
     pool = set(extras.pool)
@@ -607,6 +637,8 @@ def as_json(snap: Snapshot) -> dict[str, Any]:
                         "name": table.label,  # "Table 3", "Duel for place 2": the round's "label" says the round
                         "status": table.status,
                         "provisional": table.provisional,
+                        # A player's entry waits for a table-mate's confirmation: nothing of it counts yet.
+                        "awaiting_confirmation": table.awaiting,
                         "is_duel": table.is_duel,
                         "wins_needed": table.wins_needed,
                         "points_target": table.points_target,

@@ -218,6 +218,7 @@ def _games(
     each number after the ones it replaced. The game whose correction was refused shows what was
     typed (``typed``): the chosen player and the card points, not the game's own."""
     rows = []
+    names = {seat.player_id: seat.player.name for seat in view.seats}
     for game in view.games:
         held: dict[int, object] = {}
         for score in game.scores.all():
@@ -237,6 +238,9 @@ def _games(
             {
                 "game": game,
                 "seats": seats,
+                # A player's own entry (issue 32, item 4): who entered it with the pass, who confirmed it.
+                "entered_by_player": names.get(game.entered_by_player_id, ""),
+                "confirmed_by_player": names.get(game.confirmed_by_player_id, ""),
                 "points": sum(s.points for s in game.scores.all()),
                 "reason_correct": typed.reason_for("correct", game.pk),
                 "reason_void": typed.reason_for("void", game.pk),

@@ -17,6 +17,7 @@ import uuid
 from urllib.parse import quote
 
 from django.conf import settings
+from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -142,8 +143,12 @@ def _refused(request: HttpRequest, error: ServiceError, token: str, table_id: in
 
 
 def _done(request: HttpRequest, player_pass: PlayerPass, token: str, notice: str, game: object = None) -> HttpResponse:
-    """A write applied (or already): the panel saying so, or, for a plain form, the page again."""
+    """A write applied (or already): the panel saying so, or, for a plain form (the pass page's
+    Confirm / Not right), the table page again, saying it once (a message: a reload or the back
+    button shows the table as it is, never the form posted again)."""
     if request.headers.get("HX-Request") != "true":
+        if notice:
+            messages.success(request, notice)
         return redirect("tournament:pass_table", token=token)
     player_pass.refresh_from_db(fields=["revoked_at"])
     status = ("replayed" if getattr(game, "replayed", False) else "saved") if game is not None else ""

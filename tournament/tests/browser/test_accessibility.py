@@ -414,7 +414,8 @@ def targets(scenario: scenarios.Scenario, users: dict[str, object]) -> list[Targ
 
 def settle(page: Page) -> None:
     """Wait for the content, never a timer: the projector laid out, no htmx request running."""
-    if page.locator("body.projector").count():
+    # The tournament's projector pages its lists (projector.js); the series' screen has none to page.
+    if page.locator("body.projector:not(.series-projector)").count():
         expect(page.locator("body[data-paged]")).to_have_count(1)
     page.wait_for_function("() => !document.querySelector('.htmx-request')", timeout=TIMEOUT_MS)
 
@@ -530,3 +531,67 @@ UNLINKED["tournament:edit_person"] = (
     enums.Role.ORGANISER,
     lambda s: reverse("tournament:edit_person", args=[club_of(s).pk, club_of(s).people.order_by("pk")[0].pk]),
 )
+
+# Players record their own table (issue 32, item 4): the states a player's entry waiting for
+# confirmation and a call for a referee bring to the phones, the public pages and the staff's lists.
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fmt", scenarios.FORMATS)
+def test_a_waiting_entry_and_a_called_table_have_no_serious_axe_violation(  # type: ignore[no-untyped-def]
+    fmt: str, browser: Browser, live_server, transactional_db, staff_user
+) -> None:
+    from tournament.passes import table_entry
+    from tournament.tests.browser.test_pass_flow import PHONE
+    from tournament.tests.passes.test_table_entry_views import Phones
+
+    at = Phones(fmt)
+    anna, ben = at.ids[0], at.ids[1]
+    anna_pass, anna_token = pass_services.issue_pass(tournament=at.tournament, actor=None, player_id=anna)
+    table_entry.enter(pass_id=anna_pass.pk, table_id=at.table.pk, data=at.entry(ben))
+    other = at.other.seats.values_list("player_id", flat=True).first()
+    assert other is not None
+    caller = pass_services.issue_pass(tournament=at.tournament, actor=None, player_id=other)[0].pk
+    table_entry.call_referee(pass_id=caller, table_id=at.other.pk)
+    referee = staff_user(at.tournament, enums.Role.REFEREE)
+    referee.set_password(PASSWORD)
+    referee.save()
+    key = at.tournament.public_key
+    ben_start = Player.objects.get(pk=ben).start_number
+    phone_pages = {
+        "pass, a table-mate's entry waiting": reverse("tournament:pass", kwargs={"token": at.tokens[ben]}),
+        "phone table, a table-mate's entry": reverse("tournament:pass_table", kwargs={"token": at.tokens[ben]}),
+        "phone table, my entry waiting": reverse("tournament:pass_table", kwargs={"token": anna_token}),
+        "find, my table waits": reverse("tournament:find", args=[key]) + f"?q={ben_start}",
+    }
+    staff_pages = {
+        "projector, a table waits": reverse("tournament:projector", args=[key]),
+        "referees' list, a called table": reverse("tournament:referee_tables", args=[at.tournament.pk]),
+        "rounds, a called table": reverse("tournament:rounds", args=[at.tournament.pk]),
+        "referee's table, an entry waits": reverse("tournament:referee_table", args=[at.tournament.pk, at.table.pk]),
+    }
+    problems: list[str] = []
+    counts: dict[str, int] = {}
+    for language in ("en-US", "de-DE", "it-IT"):
+        context = browser.new_context(viewport=PHONE, locale=language, base_url=live_server.url, is_mobile=True)
+        context.set_default_timeout(TIMEOUT_MS)
+        page = context.new_page()
+        for where, path in phone_pages.items():
+            page.goto(path)
+            settle(page)
+            audit(page, f"{fmt} · {language} · {where}", problems, counts)
+        context.close()
+    context = browser.new_context(viewport=TABLET, locale="en-US", base_url=live_server.url)
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    page.goto(staff_pages.pop("projector, a table waits"))
+    settle(page)
+    audit(page, f"{fmt} · projector, a table waits", problems, counts)
+    log_in(page, referee.get_username())
+    for where, path in staff_pages.items():
+        page.goto(path)
+        settle(page)
+        audit(page, f"{fmt} · referee · {where}", problems, counts)
+    context.close()
+    assert len(counts) == 4 * 3 + 4, counts
+    assert not problems, "\n".join(problems)
