@@ -8,6 +8,7 @@ DJANGO_ALLOW_ASYNC_UNSAFE; the Makefile sets it, and so does this file.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 from collections.abc import Callable, Iterator
@@ -94,6 +95,24 @@ def _no_csp_violations() -> Iterator[None]:
     assert not violations, "Content-Security-Policy violations:\n" + "\n".join(violations)
 
 
+# Every context a test opened (``browser.new_context`` is patched in ``browser``).
+OPEN_CONTEXTS: list[BrowserContext] = []
+
+
+@pytest.fixture(autouse=True)
+def _close_contexts_left_open() -> Iterator[None]:
+    """Close, after each test, every browser context it left open. A page left open keeps polling
+    the session's live server: a phone's pass page polled into the next test's empty database, its
+    404s counted as failed pass look-ups by the address's rate limit (``passes.limits``), and after
+    thirty the next test's own passes were refused (429). Torn down before ``_no_csp_violations``
+    (set up after it), so the closed pages' console messages are still checked."""
+    yield
+    while OPEN_CONTEXTS:
+        context = OPEN_CONTEXTS.pop()
+        with contextlib.suppress(Exception):  # closed by the test already
+            context.close()
+
+
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects anything
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark every test in this folder `browser` (make pytest-browser selects them)."""
@@ -116,6 +135,7 @@ def browser() -> Iterator[Browser]:
         def watched_context(*args: Any, **kwargs: Any) -> BrowserContext:
             context = new_context(*args, **kwargs)
             _watch_csp(context)
+            OPEN_CONTEXTS.append(context)
             return context
 
         chromium.new_context = watched_context  # type: ignore[method-assign]
