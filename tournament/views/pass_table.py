@@ -34,7 +34,7 @@ from tournament.polling import POLL_SECONDS, answer_if_unchanged, etag_for
 from tournament.selectors import passes as passes_selectors
 from tournament.versions import version as version_of
 from tournament.views.forms import DealerForm, PendingForm
-from tournament.views.passes import _open, _private, _Refusal
+from tournament.views.passes import PassRefused, open_pass, private_answer
 
 TEMPLATE = "tournament/pass_table.html"
 TARGET = "table-panel"
@@ -104,7 +104,7 @@ def _render(
     if partial and request.method == "GET":
         unchanged = answer_if_unchanged(request, _etag(request, player_pass))
         if unchanged is not None:
-            return _private(unchanged)
+            return private_answer(unchanged)
     context = _context(request, player_pass, token, error, notice, entered)
     response = render(request, TEMPLATE + ("#table-panel" if partial else ""), context, status=409 if error else 200)
     view = context["view"]
@@ -119,25 +119,25 @@ def _render(
         response["X-Entry-Version"] = str(version)
     elif partial and request.method == "GET" and context["poll"]["etag"]:  # type: ignore[index]
         response["ETag"] = context["poll"]["etag"]  # type: ignore[index]
-    return _private(response)
+    return private_answer(response)
 
 
 @require_GET
 def table_page(request: HttpRequest, token: str) -> HttpResponse:
     """The table the pass's player is called to, with what they may do there."""
     try:
-        player_pass = _open(request, token)
-    except _Refusal as refused:
-        return _private(refused.response)
+        player_pass = open_pass(request, token)
+    except PassRefused as refused:
+        return private_answer(refused.response)
     return _render(request, player_pass, token)
 
 
 def _refused(request: HttpRequest, error: ServiceError, token: str, table_id: int) -> HttpResponse:
     """A refused write: the panel (or page) with why, 409; the calculator as it was entered."""
     try:
-        player_pass = _open(request, token)
-    except _Refusal as refused:
-        return _private(refused.response)
+        player_pass = open_pass(request, token)
+    except PassRefused as refused:
+        return private_answer(refused.response)
     entered = error.entered if isinstance(error, EntryRefused) else None
     return _render(request, player_pass, token, error=error.message, entered=entered)
 
@@ -158,9 +158,9 @@ def _done(request: HttpRequest, player_pass: PlayerPass, token: str, notice: str
 
 def _pass_or_answer(request: HttpRequest, token: str) -> PlayerPass | HttpResponse:
     try:
-        return _open(request, token)
-    except _Refusal as refused:
-        return _private(refused.response)
+        return open_pass(request, token)
+    except PassRefused as refused:
+        return private_answer(refused.response)
 
 
 @require_POST

@@ -36,14 +36,16 @@ TARGET = "pass-body"
 TOO_MANY = 429
 
 
-class _Refusal(Exception):
+class PassRefused(Exception):
     """A look-up that ends in a page of its own (too many failures, no pass, a replaced pass)."""
 
     def __init__(self, response: HttpResponse) -> None:
         self.response = response
 
 
-def _private(response: HttpResponse) -> HttpResponse:
+def private_answer(response: HttpResponse) -> HttpResponse:
+    """A player's page as nobody else may keep it (no cache, no index): every page the pass or the
+    sign-up answers (the pass's views, its table, my season, self check-in, the sign-up)."""
     patch_cache_control(response, private=True, no_cache=True, no_store=True, max_age=0)
     response["X-Robots-Tag"] = "noindex"
     return response
@@ -53,21 +55,21 @@ def _is_poll(request: HttpRequest) -> bool:
     return request.headers.get("HX-Request") == "true" and request.headers.get("HX-Target") == TARGET
 
 
-def _open(request: HttpRequest, token: str) -> PlayerPass:
-    """The live pass ``token`` opens, or ``_Refusal`` with the page to answer."""
+def open_pass(request: HttpRequest, token: str) -> PlayerPass:
+    """The live pass ``token`` opens, or ``PassRefused`` with the page to answer."""
     if limits.exhausted(request):
         page = render(request, "tournament/pass_refused.html", {"kind": "limited"}, status=TOO_MANY)
-        raise _Refusal(page)
+        raise PassRefused(page)
     player_pass = passes_selectors.by_token(token)
     if player_pass is None:
         limits.failed(request)
-        raise _Refusal(render(request, "tournament/pass_refused.html", {"kind": "unknown"}, status=404))
+        raise PassRefused(render(request, "tournament/pass_refused.html", {"kind": "unknown"}, status=404))
     if player_pass.revoked_at is not None:
         # A phone that had the page open learns it at its next poll (a region of its own, 200: poll.js
         # swaps only a success); a fresh request is answered 410 Gone.
         if _is_poll(request):
-            raise _Refusal(render(request, "tournament/pass_refused.html#refused-body", {"kind": "replaced"}))
-        raise _Refusal(render(request, "tournament/pass_refused.html", {"kind": "replaced"}, status=410))
+            raise PassRefused(render(request, "tournament/pass_refused.html#refused-body", {"kind": "replaced"}))
+        raise PassRefused(render(request, "tournament/pass_refused.html", {"kind": "replaced"}, status=410))
     return player_pass
 
 
@@ -79,13 +81,13 @@ def _etag(request: HttpRequest, player_pass: PlayerPass) -> str | None:
     return etag_for(request, "pass", tournament_id, version, extra=str(player_pass.pk), private=False)
 
 
-def _render(
+def render_pass(
     request: HttpRequest, player_pass: PlayerPass, token: str, *, error: str = "", status: int = 200
 ) -> HttpResponse:
     etag = _etag(request, player_pass)
     partial = _is_poll(request)
     if partial and not error and (unchanged := answer_if_unchanged(request, etag)) is not None:
-        return _private(unchanged)
+        return private_answer(unchanged)
     shown = passes_selectors.page(player_pass)
     context = {
         "shown": shown,
@@ -102,7 +104,7 @@ def _render(
     response = render(request, TEMPLATE + ("#pass-body" if partial else ""), context, status=status)
     if partial and etag and status == 200:
         response["ETag"] = etag
-    return _private(response)
+    return private_answer(response)
 
 
 @require_GET
@@ -110,19 +112,19 @@ def pass_page(request: HttpRequest, token: str) -> HttpResponse:
     """ "My tournament": name, start number, status, date and venue; during play the table the player
     is called to, in large type, and "I'm at my table"."""
     try:
-        player_pass = _open(request, token)
-    except _Refusal as refused:
-        return _private(refused.response)
-    return _render(request, player_pass, token)
+        player_pass = open_pass(request, token)
+    except PassRefused as refused:
+        return private_answer(refused.response)
+    return render_pass(request, player_pass, token)
 
 
 def _refused_sit_down(request: HttpRequest, error: ServiceError, token: str) -> HttpResponse:
     """A refused "I'm at my table": the page (or its body) with why, 409; nothing saved."""
     try:
-        player_pass = _open(request, token)
-    except _Refusal as refused:
-        return _private(refused.response)
-    return _render(request, player_pass, token, error=error.message, status=409)
+        player_pass = open_pass(request, token)
+    except PassRefused as refused:
+        return private_answer(refused.response)
+    return render_pass(request, player_pass, token, error=error.message, status=409)
 
 
 @require_POST
@@ -130,13 +132,13 @@ def _refused_sit_down(request: HttpRequest, error: ServiceError, token: str) -> 
 def sit_down(request: HttpRequest, token: str) -> HttpResponse:
     """The player taps "I'm at my table" (idempotent: a second tap changes nothing)."""
     try:
-        player_pass = _open(request, token)
-    except _Refusal as refused:
-        return _private(refused.response)
+        player_pass = open_pass(request, token)
+    except PassRefused as refused:
+        return private_answer(refused.response)
     services.sit_down(pass_id=player_pass.pk, table_id=SitDownForm.read(request)["table"])
     if request.headers.get("HX-Request") == "true":
         player_pass.refresh_from_db(fields=["revoked_at"])
-        return _render(request, player_pass, token)
+        return render_pass(request, player_pass, token)
     return redirect("tournament:pass", token=token)
 
 
@@ -169,7 +171,7 @@ def desk_pass(request: HtmxHttpRequest, tournament: Tournament, player_id: int) 
         "code": qr.svg(link) if link else "",
         "replaced": PlayerPass.objects.filter(player=player, revoked_at__isnull=False).count(),
     }
-    return _private(render(request, "tournament/desk_pass.html", context))
+    return private_answer(render(request, "tournament/desk_pass.html", context))
 
 
 def _refused_new_pass(

@@ -28,7 +28,7 @@ from tournament.models import Club, Person, Series, Tournament
 from tournament.selectors import register as register_selectors
 from tournament.selectors import season as season_selectors
 from tournament.views.exports import CsvStream, SafeWriter
-from tournament.views.passes import _open, _private, _Refusal
+from tournament.views.passes import PassRefused, open_pass, private_answer
 from tournament.views.register import club_organiser
 
 
@@ -224,13 +224,13 @@ def series_screen(request: HttpRequest, public_key: str) -> HttpResponse:
 def pass_season(request: HttpRequest, token: str) -> HttpResponse:
     """ "My season" through the player's pass: the history of the pass's person (no contact data)."""
     try:
-        player_pass = _open(request, token)
-    except _Refusal as refused:
-        return _private(refused.response)
+        player_pass = open_pass(request, token)
+    except PassRefused as refused:
+        return private_answer(refused.response)
     person_id = player_pass.player.person_id
     person = None
     if person_id is not None:
         person = Person.objects.select_related("club").filter(pk=person_id).first()
     history = season_selectors.history(person) if person is not None else None
     context = {"history": history, "token": token, "public_page": True, "tournament": player_pass.player.tournament}
-    return _private(render(request, "tournament/season/pass_history.html", context))
+    return private_answer(render(request, "tournament/season/pass_history.html", context))

@@ -11,7 +11,6 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tournament import enums, polling
@@ -39,22 +38,16 @@ def _id(value: int | None) -> int | None:
     return value if value is not None and 0 < value <= ID_MAX else None
 
 
-def _private(response: HttpResponse) -> HttpResponse:
-    patch_cache_control(response, private=True, no_cache=True, no_store=True, max_age=0)
-    response["X-Robots-Tag"] = "noindex"
-    return response
-
-
 # --- on the pass ------------------------------------------------------------------------------
 
 
 def _refused_here(request: HttpRequest, error: ServiceError, token: str) -> HttpResponse:
     """A refused "I'm here" on the pass: the pass page with why (409); nothing saved."""
     try:
-        player_pass = pass_views._open(request, token)
-    except pass_views._Refusal as refused:
-        return _private(refused.response)
-    return pass_views._render(request, player_pass, token, error=error.message, status=409)
+        player_pass = pass_views.open_pass(request, token)
+    except pass_views.PassRefused as refused:
+        return pass_views.private_answer(refused.response)
+    return pass_views.render_pass(request, player_pass, token, error=error.message, status=409)
 
 
 @require_POST
@@ -63,9 +56,9 @@ def pass_here(request: HttpRequest, token: str) -> HttpResponse:
     """ "I'm here" on the pass, with the self-declared items ticked: checked in, or on the desk's
     list; refused with why (409, the pass page with the message), nothing saved."""
     try:
-        player_pass = pass_views._open(request, token)
-    except pass_views._Refusal as refused:
-        return _private(refused.response)
+        player_pass = pass_views.open_pass(request, token)
+    except pass_views.PassRefused as refused:
+        return pass_views.private_answer(refused.response)
     checkin.self_check_in(
         tournament_id=player_pass.player.tournament_id,
         pass_id=player_pass.pk,
@@ -110,7 +103,7 @@ def _entrance_page(
         "offer": self_check_in_selectors.offer(tournament, player) if player is not None and not closed else None,
         "error": error,
     }
-    return _private(render(request, "tournament/self_check_in/entrance.html", context, status=status))
+    return pass_views.private_answer(render(request, "tournament/self_check_in/entrance.html", context, status=status))
 
 
 def _refused_entrance(request: HttpRequest, error: ServiceError, public_key: str) -> HttpResponse:

@@ -22,7 +22,7 @@ from tournament.permissions import tournament_role
 from tournament.selectors import register as register_selectors
 from tournament.views.desk import _refused_row, _row_response, is_confirmed
 from tournament.views.forms import FeeForm
-from tournament.views.passes import _open, _private, _Refusal
+from tournament.views.passes import PassRefused, open_pass, private_answer
 
 SIGNUP_TEMPLATE = "passes/sign_up.html"
 
@@ -70,7 +70,7 @@ def sign_up(request: HttpRequest, public_key: str) -> HttpResponse:
     field's size (the tournament, its windows; the session's none)."""
     tournament = get_object_or_404(Tournament, public_key=public_key)
     if request.method != "POST":
-        return _private(render(request, SIGNUP_TEMPLATE, _context(tournament, SignUpForm())))
+        return private_answer(render(request, SIGNUP_TEMPLATE, _context(tournament, SignUpForm())))
     form = SignUpForm(request.POST)
     done = None
     if form.is_valid():
@@ -86,7 +86,7 @@ def sign_up(request: HttpRequest, public_key: str) -> HttpResponse:
         if refused:
             done = None
     if done is None:
-        return _private(render(request, SIGNUP_TEMPLATE, _context(tournament, form), status=422))
+        return private_answer(render(request, SIGNUP_TEMPLATE, _context(tournament, form), status=422))
     link = request.build_absolute_uri(reverse("tournament:pass", kwargs={"token": done.token}))
     mailed = None
     if signup.is_email(done.player.contact) and signup.mail_configured():
@@ -103,7 +103,7 @@ def sign_up(request: HttpRequest, public_key: str) -> HttpResponse:
         "mailed": mailed,
         "public_page": True,
     }
-    return _private(render(request, "passes/signed_up.html", context))
+    return private_answer(render(request, "passes/signed_up.html", context))
 
 
 @require_GET
@@ -113,16 +113,16 @@ def sign_up_suggest(request: HttpRequest, public_key: str) -> HttpResponse:
     each a button that fills Name and Club. Limited per address (``passes.limits``: 429 past it,
     before any look-up). Two queries and the register's (``public_suggestions``)."""
     if not limits.suggestions_allowed(request):
-        return _private(HttpResponse(status=429))
+        return private_answer(HttpResponse(status=429))
     tournament = get_object_or_404(Tournament.objects.select_related("club"), public_key=public_key)
     name = request.GET.get("name", "")[:120]
     people = register_selectors.public_suggestions(tournament, name)
-    return _private(render(request, "passes/_signup_suggestions.html", {"people": people}))
+    return private_answer(render(request, "passes/_signup_suggestions.html", {"people": people}))
 
 
 def _refused_withdraw(request: HttpRequest, error: ServiceError, token: str) -> HttpResponse:
     """A refused withdrawal (a revoked pass, already withdrawn): the confirm page with why, 409."""
-    return _private(render(request, "passes/withdraw.html", {"token": token, "error": error.message}, status=409))
+    return private_answer(render(request, "passes/withdraw.html", {"token": token, "error": error.message}, status=409))
 
 
 @require_http_methods(["GET", "POST"])
@@ -131,15 +131,15 @@ def withdraw(request: HttpRequest, token: str) -> HttpResponse:
     """ "Withdraw from the tournament": GET (or a post without ``confirm=1``) asks with the desk's
     words; the confirmed post withdraws the pass's own player and shows the pass again."""
     try:
-        player_pass = _open(request, token)
-    except _Refusal as refused:
-        return _private(refused.response)
+        player_pass = open_pass(request, token)
+    except PassRefused as refused:
+        return private_answer(refused.response)
     confirmed = request.method == "POST" and is_confirmed(request)  # type: ignore[arg-type]
     try:
         signup.withdraw_with_pass(pass_id=player_pass.pk, confirmed=confirmed)
     except NeedsConfirmation as question:
         context = {"token": token, "question": question.message, "tournament": player_pass.player.tournament}
-        return _private(render(request, "passes/withdraw.html", context))
+        return private_answer(render(request, "passes/withdraw.html", context))
     return redirect("tournament:pass", token=token)
 
 
