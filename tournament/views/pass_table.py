@@ -34,7 +34,7 @@ from tournament.polling import POLL_SECONDS, answer_if_unchanged, etag_for
 from tournament.selectors import passes as passes_selectors
 from tournament.versions import version as version_of
 from tournament.views.forms import DealerForm, PendingForm
-from tournament.views.passes import PassRefused, open_pass, private_answer
+from tournament.views.passes import private_answer, with_pass
 
 TEMPLATE = "tournament/pass_table.html"
 TARGET = "table-panel"
@@ -123,21 +123,17 @@ def _render(
 
 
 @require_GET
-def table_page(request: HttpRequest, token: str) -> HttpResponse:
+@with_pass
+def table_page(request: HttpRequest, token: str, player_pass: PlayerPass) -> HttpResponse:
     """The table the pass's player is called to, with what they may do there."""
-    try:
-        player_pass = open_pass(request, token)
-    except PassRefused as refused:
-        return private_answer(refused.response)
     return _render(request, player_pass, token)
 
 
-def _refused(request: HttpRequest, error: ServiceError, token: str, table_id: int) -> HttpResponse:
+@with_pass
+def _refused(
+    request: HttpRequest, error: ServiceError, token: str, table_id: int, player_pass: PlayerPass
+) -> HttpResponse:
     """A refused write: the panel (or page) with why, 409; the calculator as it was entered."""
-    try:
-        player_pass = open_pass(request, token)
-    except PassRefused as refused:
-        return private_answer(refused.response)
     entered = error.entered if isinstance(error, EntryRefused) else None
     return _render(request, player_pass, token, error=error.message, entered=entered)
 
@@ -156,31 +152,20 @@ def _done(request: HttpRequest, player_pass: PlayerPass, token: str, notice: str
     return _render(request, player_pass, token, notice=notice, game_status=status, game_version=version)
 
 
-def _pass_or_answer(request: HttpRequest, token: str) -> PlayerPass | HttpResponse:
-    try:
-        return open_pass(request, token)
-    except PassRefused as refused:
-        return private_answer(refused.response)
-
-
 @require_POST
 @answers_refusals(_refused)
-def record(request: HttpRequest, token: str, table_id: int) -> HttpResponse:
+@with_pass
+def record(request: HttpRequest, token: str, table_id: int, player_pass: PlayerPass) -> HttpResponse:
     """A game entered on the phone (the outbox posts it): kept until a table-mate confirms it."""
-    player_pass = _pass_or_answer(request, token)
-    if isinstance(player_pass, HttpResponse):
-        return player_pass
     recorded: Recorded = table_entry.enter(pass_id=player_pass.pk, table_id=table_id, data=request.POST)
     return _done(request, player_pass, token, recorded.notice, recorded.game)
 
 
 @require_POST
 @answers_refusals(_refused)
-def dealer(request: HttpRequest, token: str, table_id: int) -> HttpResponse:
+@with_pass
+def dealer(request: HttpRequest, token: str, table_id: int, player_pass: PlayerPass) -> HttpResponse:
     """Who drew the highest card, tapped on the phone (the outbox posts it)."""
-    player_pass = _pass_or_answer(request, token)
-    if isinstance(player_pass, HttpResponse):
-        return player_pass
     posted = DealerForm.read(request)
     table = table_entry.set_dealer(
         pass_id=player_pass.pk, table_id=table_id, player_id=posted["player"] or 0, version=posted["version"]
@@ -201,11 +186,9 @@ class _Version:
 
 @require_POST
 @answers_refusals(_refused)
-def confirm(request: HttpRequest, token: str, table_id: int) -> HttpResponse:
+@with_pass
+def confirm(request: HttpRequest, token: str, table_id: int, player_pass: PlayerPass) -> HttpResponse:
     """ "Confirm": a table-mate's entry counts."""
-    player_pass = _pass_or_answer(request, token)
-    if isinstance(player_pass, HttpResponse):
-        return player_pass
     posted = PendingForm.read(request)
     recorded = table_entry.confirm(
         pass_id=player_pass.pk, table_id=table_id, game_id=posted["game"], version=posted["version"]
@@ -216,11 +199,9 @@ def confirm(request: HttpRequest, token: str, table_id: int) -> HttpResponse:
 
 @require_POST
 @answers_refusals(_refused)
-def reject(request: HttpRequest, token: str, table_id: int) -> HttpResponse:
+@with_pass
+def reject(request: HttpRequest, token: str, table_id: int, player_pass: PlayerPass) -> HttpResponse:
     """ "Not right" (a referee is called) or, by the player who entered it, "Take back"."""
-    player_pass = _pass_or_answer(request, token)
-    if isinstance(player_pass, HttpResponse):
-        return player_pass
     posted = PendingForm.read(request)
     game = table_entry.reject(
         pass_id=player_pass.pk, table_id=table_id, game_id=posted["game"], reason=posted["reason"]
@@ -234,10 +215,8 @@ def reject(request: HttpRequest, token: str, table_id: int) -> HttpResponse:
 
 @require_POST
 @answers_refusals(_refused)
-def call_referee(request: HttpRequest, token: str, table_id: int) -> HttpResponse:
+@with_pass
+def call_referee(request: HttpRequest, token: str, table_id: int, player_pass: PlayerPass) -> HttpResponse:
     """ "Call a referee": the table goes to the top of the referees' list."""
-    player_pass = _pass_or_answer(request, token)
-    if isinstance(player_pass, HttpResponse):
-        return player_pass
     table_entry.call_referee(pass_id=player_pass.pk, table_id=table_id)
     return _done(request, player_pass, token, _("A referee is called to your table."))

@@ -10,6 +10,10 @@ page answers 304 after one indexed query (the pass). A new call to a table rings
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+from typing import Any
+
 from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
@@ -73,6 +77,22 @@ def open_pass(request: HttpRequest, token: str) -> PlayerPass:
     return player_pass
 
 
+def with_pass(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Open the pass the URL's ``token`` names before ``view`` (a view, or the answer to its
+    refusals): ``view`` gets it as ``player_pass``; a look-up that fails (too many failures, no
+    pass, a replaced pass) is answered with its own page, and ``view`` is not called."""
+
+    @functools.wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, token: str, **kwargs: Any) -> HttpResponse:
+        try:
+            player_pass = open_pass(request, token)
+        except PassRefused as refused:
+            return private_answer(refused.response)
+        return view(request, *args, token=token, player_pass=player_pass, **kwargs)
+
+    return wrapper
+
+
 def _etag(request: HttpRequest, player_pass: PlayerPass) -> str | None:
     tournament_id = player_pass.player.tournament_id
     version = version_of(tournament_id)
@@ -108,33 +128,24 @@ def render_pass(
 
 
 @require_GET
-def pass_page(request: HttpRequest, token: str) -> HttpResponse:
+@with_pass
+def pass_page(request: HttpRequest, token: str, player_pass: PlayerPass) -> HttpResponse:
     """ "My tournament": name, start number, status, date and venue; during play the table the player
     is called to, in large type, and "I'm at my table"."""
-    try:
-        player_pass = open_pass(request, token)
-    except PassRefused as refused:
-        return private_answer(refused.response)
     return render_pass(request, player_pass, token)
 
 
-def _refused_sit_down(request: HttpRequest, error: ServiceError, token: str) -> HttpResponse:
+@with_pass
+def _refused_sit_down(request: HttpRequest, error: ServiceError, token: str, player_pass: PlayerPass) -> HttpResponse:
     """A refused "I'm at my table": the page (or its body) with why, 409; nothing saved."""
-    try:
-        player_pass = open_pass(request, token)
-    except PassRefused as refused:
-        return private_answer(refused.response)
     return render_pass(request, player_pass, token, error=error.message, status=409)
 
 
 @require_POST
 @answers_refusals(_refused_sit_down)
-def sit_down(request: HttpRequest, token: str) -> HttpResponse:
+@with_pass
+def sit_down(request: HttpRequest, token: str, player_pass: PlayerPass) -> HttpResponse:
     """The player taps "I'm at my table" (idempotent: a second tap changes nothing)."""
-    try:
-        player_pass = open_pass(request, token)
-    except PassRefused as refused:
-        return private_answer(refused.response)
     services.sit_down(pass_id=player_pass.pk, table_id=SitDownForm.read(request)["table"])
     if request.headers.get("HX-Request") == "true":
         player_pass.refresh_from_db(fields=["revoked_at"])

@@ -24,11 +24,11 @@ from tournament.desk import series as series_services
 from tournament.formats.entries import to_int
 from tournament.forms import SeriesForm
 from tournament.http import HtmxHttpRequest, refusal
-from tournament.models import Club, Person, Series, Tournament
+from tournament.models import Club, Person, PlayerPass, Series, Tournament
 from tournament.selectors import register as register_selectors
 from tournament.selectors import season as season_selectors
 from tournament.views.exports import CsvStream, SafeWriter
-from tournament.views.passes import PassRefused, open_pass, private_answer
+from tournament.views.passes import private_answer, with_pass
 from tournament.views.register import club_organiser
 
 
@@ -221,12 +221,9 @@ def series_screen(request: HttpRequest, public_key: str) -> HttpResponse:
 
 
 @require_GET
-def pass_season(request: HttpRequest, token: str) -> HttpResponse:
+@with_pass
+def pass_season(request: HttpRequest, token: str, player_pass: PlayerPass) -> HttpResponse:
     """ "My season" through the player's pass: the history of the pass's person (no contact data)."""
-    try:
-        player_pass = open_pass(request, token)
-    except PassRefused as refused:
-        return private_answer(refused.response)
     person_id = player_pass.player.person_id
     person = None
     if person_id is not None:

@@ -17,7 +17,7 @@ from tournament import enums, polling
 from tournament.errors import ServiceError
 from tournament.formats.entries import to_int
 from tournament.http import HtmxHttpRequest, answers_refusals
-from tournament.models import Player, Tournament
+from tournament.models import Player, PlayerPass, Tournament
 from tournament.passes import checkin
 from tournament.permissions import tournament_role
 from tournament.polling import polled
@@ -41,24 +41,18 @@ def _id(value: int | None) -> int | None:
 # --- on the pass ------------------------------------------------------------------------------
 
 
-def _refused_here(request: HttpRequest, error: ServiceError, token: str) -> HttpResponse:
+@pass_views.with_pass
+def _refused_here(request: HttpRequest, error: ServiceError, token: str, player_pass: PlayerPass) -> HttpResponse:
     """A refused "I'm here" on the pass: the pass page with why (409); nothing saved."""
-    try:
-        player_pass = pass_views.open_pass(request, token)
-    except pass_views.PassRefused as refused:
-        return pass_views.private_answer(refused.response)
     return pass_views.render_pass(request, player_pass, token, error=error.message, status=409)
 
 
 @require_POST
 @answers_refusals(_refused_here)
-def pass_here(request: HttpRequest, token: str) -> HttpResponse:
+@pass_views.with_pass
+def pass_here(request: HttpRequest, token: str, player_pass: PlayerPass) -> HttpResponse:
     """ "I'm here" on the pass, with the self-declared items ticked: checked in, or on the desk's
     list; refused with why (409, the pass page with the message), nothing saved."""
-    try:
-        player_pass = pass_views.open_pass(request, token)
-    except pass_views.PassRefused as refused:
-        return pass_views.private_answer(refused.response)
     checkin.self_check_in(
         tournament_id=player_pass.player.tournament_id,
         pass_id=player_pass.pk,

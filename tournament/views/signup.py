@@ -16,13 +16,13 @@ from tournament.desk import registration
 from tournament.errors import NeedsConfirmation, ServiceError
 from tournament.forms import SignUpForm
 from tournament.http import HtmxHttpRequest, answers_refusals, refusal
-from tournament.models import Tournament
+from tournament.models import PlayerPass, Tournament
 from tournament.passes import limits, signup
 from tournament.permissions import tournament_role
 from tournament.selectors import register as register_selectors
 from tournament.views.desk import _refused_row, _row_response, is_confirmed
 from tournament.views.forms import FeeForm
-from tournament.views.passes import PassRefused, open_pass, private_answer
+from tournament.views.passes import private_answer, with_pass
 
 SIGNUP_TEMPLATE = "passes/sign_up.html"
 
@@ -127,13 +127,10 @@ def _refused_withdraw(request: HttpRequest, error: ServiceError, token: str) -> 
 
 @require_http_methods(["GET", "POST"])
 @answers_refusals(_refused_withdraw)
-def withdraw(request: HttpRequest, token: str) -> HttpResponse:
+@with_pass
+def withdraw(request: HttpRequest, token: str, player_pass: PlayerPass) -> HttpResponse:
     """ "Withdraw from the tournament": GET (or a post without ``confirm=1``) asks with the desk's
     words; the confirmed post withdraws the pass's own player and shows the pass again."""
-    try:
-        player_pass = open_pass(request, token)
-    except PassRefused as refused:
-        return private_answer(refused.response)
     confirmed = request.method == "POST" and is_confirmed(request)  # type: ignore[arg-type]
     try:
         signup.withdraw_with_pass(pass_id=player_pass.pk, confirmed=confirmed)
