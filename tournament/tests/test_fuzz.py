@@ -215,6 +215,18 @@ def ids_of(tournament: Tournament) -> dict[str, list[int]]:
     }
 
 
+def add_forms(endpoints: dict[tuple[str, str], Endpoint], path: str, page: str) -> None:
+    """Add the forms (and htmx posts) ``page``, answered at ``path``, offers to ``endpoints``: each
+    by its action and method, with every value its fields offer."""
+    parser = FormParser(path)
+    parser.feed(page)
+    for found in parser.found:
+        found.path = urlsplit(found.path).path or path
+        known = endpoints.setdefault((found.path, found.method), Endpoint(found.path, found.method))
+        for name, values in found.fields.items():
+            known.fields.setdefault(name, []).extend(values)
+
+
 def discover_forms(client: Client, target: Target) -> list[Endpoint]:
     """Every form and htmx request the tournament's pages offer, and every URL of the app by the method it takes.
 
@@ -231,13 +243,7 @@ def discover_forms(client: Client, target: Target) -> list[Endpoint]:
         endpoints.setdefault((path, "get"), Endpoint(path, "get"))
         if "html" not in response.get("Content-Type", ""):
             continue
-        parser = FormParser(path)
-        parser.feed(response.content.decode())
-        for found in parser.found:
-            found.path = urlsplit(found.path).path or path
-            known = endpoints.setdefault((found.path, found.method), Endpoint(found.path, found.method))
-            for name, values in found.fields.items():
-                known.fields.setdefault(name, []).extend(values)
+        add_forms(endpoints, path, response.content.decode())
     return list(endpoints.values())
 
 
@@ -413,13 +419,7 @@ def test_site_forms_never_answer_5xx(superuser_client: Client, client_handler, b
     for path in SITE_PAGES:
         response = superuser_client.get(path)
         assert response.status_code == 200, path
-        parser = FormParser(path)
-        parser.feed(response.content.decode())
-        for found in parser.found:
-            found.path = urlsplit(found.path).path or path
-            known = endpoints.setdefault((found.path, found.method), Endpoint(found.path, found.method))
-            for name, values in found.fields.items():
-                known.fields.setdefault(name, []).extend(values)
+        add_forms(endpoints, path, response.content.decode())
     # Not the log-out button: the rest of the run is meant to be logged in.
     posts = [e for e in endpoints.values() if e.method == "post" and e.path != "/accounts/logout/"]
     assert {"/t/new/", "/i18n/setlang/"} <= {e.path for e in posts}
@@ -457,13 +457,7 @@ def test_the_club_register_pages_never_answer_5xx_and_refusals_change_nothing(
         assert response.status_code == 200, path
         if "html" not in response.get("Content-Type", ""):
             continue
-        parser = FormParser(path)
-        parser.feed(response.content.decode())
-        for found in parser.found:
-            found.path = urlsplit(found.path).path or path
-            known = endpoints.setdefault((found.path, found.method), Endpoint(found.path, found.method))
-            for name, values in found.fields.items():
-                known.fields.setdefault(name, []).extend(values)
+        add_forms(endpoints, path, response.content.decode())
     assert {"keep", "name"} <= {name for e in endpoints.values() if e.method == "post" for name in e.fields}
     # ["", "clubs", "<club>", ...]: the person's id in a merge path is swapped like a tournament's ids.
     target = Target(registration, {"person_id": people}, {})
@@ -667,13 +661,7 @@ def test_the_register_edits_never_answer_5xx_and_refusals_change_nothing(
     for path in pages:
         response = superuser_client.get(path)
         assert response.status_code == 200, path
-        parser = FormParser(path)
-        parser.feed(response.content.decode())
-        for found in parser.found:
-            found.path = urlsplit(found.path).path or path
-            known = endpoints.setdefault((found.path, found.method), Endpoint(found.path, found.method))
-            for name, values in found.fields.items():
-                known.fields.setdefault(name, []).extend(values)
+        add_forms(endpoints, path, response.content.decode())
     posted = {name for e in endpoints.values() if e.method == "post" for name in e.fields}
     assert {"member_number", "email", "phone", "username", "user"} <= posted
     target = Target(registration, {"person_id": people}, {})
@@ -730,13 +718,7 @@ def _season_endpoints(client: Client, pages: list[str]) -> dict[tuple[str, str],
         assert response.status_code == 200, path
         if "html" not in response.get("Content-Type", ""):
             continue
-        parser = FormParser(path)
-        parser.feed(response.content.decode())
-        for found in parser.found:
-            found.path = urlsplit(found.path).path or path
-            known = endpoints.setdefault((found.path, found.method), Endpoint(found.path, found.method))
-            for name, values in found.fields.items():
-                known.fields.setdefault(name, []).extend(values)
+        add_forms(endpoints, path, response.content.decode())
     return endpoints
 
 
