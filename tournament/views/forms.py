@@ -281,3 +281,13 @@ class OrganiserRemoveForm(PostedForm):
     """The club's organiser to remove (None when no number was posted: the service says so)."""
 
     user = Int()
+
+
+# The largest page number a list answers (``?page=``): anything above reads as the last page.
+PAGE_MAX = 10_000
+
+
+def page_number(request: HttpRequest) -> int:
+    """The page a paged list was asked for (``?page=``): 1 for none or anything not a number,
+    at most ``PAGE_MAX`` (the list itself clamps it to its last page)."""
+    return min(max(to_int(request.GET.get("page")) or 1, 1), PAGE_MAX)

@@ -8,11 +8,11 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from tournament.formats.entries import to_int
 from tournament.http import HtmxHttpRequest
 from tournament.models import Club
 from tournament.season import rating
 from tournament.selectors import ratings as ratings_selectors
+from tournament.views.forms import page_number
 from tournament.views.register import club_organiser
 
 
@@ -20,7 +20,7 @@ from tournament.views.register import club_organiser
 @club_organiser
 def club_ratings(request: HtmxHttpRequest, club: Club) -> HttpResponse:
     """A page of the club's ratings (``?page=``)."""
-    page = min(max(to_int(request.GET.get("page")) or 1, 1), 10_000)
+    page = page_number(request)
     context = {
         "club": club,
         "listing": ratings_selectors.rating_list(club, page=page),

@@ -33,7 +33,7 @@ from tournament.models import Club, Person, Tournament
 from tournament.permissions import tournament_role
 from tournament.selectors import register as register_selectors
 from tournament.views.exports import CsvStream, SafeWriter
-from tournament.views.forms import CopyPlayersForm, MergeForm, OrganiserRemoveForm
+from tournament.views.forms import CopyPlayersForm, MergeForm, OrganiserRemoveForm, page_number
 from tournament.views.organiser import settings_page
 
 ClubView = Callable[..., HttpResponse]
@@ -54,14 +54,9 @@ def club_organiser(view: ClubView) -> ClubView:
     return wrapper
 
 
-def _page_number(request: HtmxHttpRequest) -> int:
-    number = to_int(request.GET.get("page")) or 1
-    return min(max(number, 1), 10_000)
-
-
 def _register_context(request: HtmxHttpRequest, club: Club, **extra: object) -> dict[str, object]:
     query = request.GET.get("q", "")[:120]
-    page = _page_number(request)
+    page = page_number(request)
     size = register_selectors.PAGE_SIZE
     people, total = register_selectors.search_people(club, query, offset=(page - 1) * size, limit=size)
     pages = max((total + size - 1) // size, 1)

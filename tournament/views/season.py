@@ -21,19 +21,15 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from tournament.desk import series as series_services
-from tournament.formats.entries import to_int
 from tournament.forms import SeriesForm
 from tournament.http import HtmxHttpRequest, refusal
 from tournament.models import Club, Person, PlayerPass, Series, Tournament
 from tournament.selectors import register as register_selectors
 from tournament.selectors import season as season_selectors
 from tournament.views.exports import CsvStream, SafeWriter
+from tournament.views.forms import page_number
 from tournament.views.passes import private_answer, with_pass
 from tournament.views.register import club_organiser
-
-
-def _page(request: HttpRequest) -> int:
-    return min(max(to_int(request.GET.get("page")) or 1, 1), 10_000)
 
 
 def _series_of(club: Club, series_id: int) -> Series:
@@ -118,7 +114,7 @@ def series_edit(request: HtmxHttpRequest, club: Club, series_id: int) -> HttpRes
 def series_standings(request: HtmxHttpRequest, club: Club, series_id: int) -> HttpResponse:
     """The series' standings, 50 a page, each place explained; the events counted and those not yet."""
     series = _series_of(club, series_id)
-    shown = season_selectors.series_page(series, page=_page(request))
+    shown = season_selectors.series_page(series, page=page_number(request))
     context = {"club": club, "series": series, "shown": shown, "public_link": _public_link(request, series)}
     return render(request, "tournament/season/series.html", context)
 
@@ -204,7 +200,7 @@ def _public_series(public_key: str) -> Series:
 def series_public(request: HttpRequest, public_key: str) -> HttpResponse:
     """The series' public standings (names and clubs only); the region polls itself (``?part=1``)."""
     series = _public_series(public_key)
-    shown = season_selectors.series_page(series, page=_page(request))
+    shown = season_selectors.series_page(series, page=page_number(request))
     context = {"series": series, "shown": shown, "public_page": True}
     template = "tournament/season/series_public.html" + ("#standings" if request.GET.get("part") else "")
     return render(request, template, context)
