@@ -89,7 +89,13 @@ def test_a_drawn_round_keeps_every_fixed_player_at_their_table(n: int, seed: int
 
 @pytest.mark.core
 @settings(max_examples=25, deadline=None)
-@given(n=st.integers(min_value=3, max_value=120), seed=st.integers(min_value=0, max_value=2**31), data=st.data())
+# Five players cannot sit at tables of 3-4 (the points seating refuses them: SeatingImpossible);
+# a random run drew n=5 once and failed, so the field sizes leave it out.
+@given(
+    n=st.integers(min_value=3, max_value=120).filter(lambda n: n != 5),
+    seed=st.integers(min_value=0, max_value=2**31),
+    data=st.data(),
+)
 def test_the_points_seating_pins_the_fixed_players_in_every_round(n: int, seed: int, data: st.DataObject) -> None:
     """Points: three re-seated rounds with the history; the fixed players stay at their numbers,
     the tables 3-4, and the repeats are those the plan reports."""
