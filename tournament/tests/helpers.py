@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from itertools import pairwise
+from typing import Any, TypeVar
 
-from django.db import connection
+from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
@@ -19,6 +22,34 @@ from tournament.play import results
 
 # Who must be refused on a tournament's staff pages (see the login_as fixture).
 OUTSIDERS = ["desk", "referee_elsewhere", "organiser_elsewhere", "no_role"]
+
+
+Built = TypeVar("Built")
+
+
+@contextmanager
+def built_for_the_module(django_db_blocker: Any, build: Callable[[], Built]) -> Iterator[Built]:
+    """What ``build`` makes, made once for a module's tests: in a transaction that each test nests in
+    (pytest-django's per-test transaction becomes a savepoint, so each test's writes are rolled back)
+    and rolled back at the module's end, so nothing leaks into other modules.
+
+    Hand the tests ids and let a function-scoped fixture read fresh instances: an instance kept from
+    the build would carry into the next test what an earlier test did to it in memory."""
+    with django_db_blocker.unblock():
+        outer = transaction.atomic()
+        outer.__enter__()
+        try:
+            built = build()
+        except BaseException:
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
+            raise
+    try:
+        yield built
+    finally:
+        with django_db_blocker.unblock():
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
 
 
 def url(name: str, tournament: Tournament, *args: object) -> str:

@@ -7,10 +7,10 @@ import gzip
 import json
 import random
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
 from tournament import enums, simulation
@@ -20,13 +20,22 @@ from tournament.formats.points import services as points
 from tournament.models import AuditEntry, Tournament
 from tournament.play import rounds
 from tournament.tests.backups.helpers import make_sqlite, played_tournament, rows
+from tournament.tests.helpers import built_for_the_module
 
 pytestmark = [pytest.mark.core, pytest.mark.django_db]
 
 
+@pytest.fixture(scope="module")
+def played_id(django_db_setup, django_db_blocker) -> Iterator[int]:  # type: ignore[no-untyped-def]
+    """The played tournament, played once for the module (each test's writes are rolled back; the
+    test of a whole database's file, which commits, is in ``test_portable_database``)."""
+    with built_for_the_module(django_db_blocker, lambda: played_tournament().pk) as pk:
+        yield pk
+
+
 @pytest.fixture
-def played(db) -> Tournament:  # type: ignore[no-untyped-def]
-    return played_tournament()
+def played(played_id: int) -> Tournament:
+    return Tournament.objects.get(pk=played_id)
 
 
 def test_every_model_of_the_apps_belongs_to_a_tournament() -> None:
@@ -98,24 +107,6 @@ def test_tournament_file_whose_ids_are_taken_is_refused(played: Tournament, tmp_
     with pytest.raises(CommandError, match="already uses the ids"):
         call_command("restore", str(path))
     assert rows() == before
-
-
-@pytest.mark.django_db(transaction=True)
-def test_database_file_round_trip_and_force(tmp_path: Path) -> None:
-    played_tournament(players=7, seed=3)
-    before = rows()
-    path = tmp_path / "all.json.gz"
-    call_command("backup", str(path))
-    payload = portable.read_portable(path)
-    assert payload["kind"] == portable.DATABASE
-    with pytest.raises(CommandError, match=r"not empty.*--force"):
-        call_command("restore", str(path))
-    assert rows() == before
-    get_user_model().objects.create_user(username="later")  # removed by the restore
-    call_command("restore", str(path), "--force")
-    assert rows() == before
-    user = get_user_model().objects.create_user(username="after-restore")  # the sequences are past the ids
-    assert user.pk > max(row["id"] for row in before["auth.user"])
 
 
 def test_bad_files_are_clear_errors_and_change_nothing(played: Tournament, tmp_path: Path) -> None:

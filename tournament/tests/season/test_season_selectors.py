@@ -10,9 +10,10 @@ from django.core.cache import cache
 from games.models import GameScore
 from tournament import enums
 from tournament.formats import registry
-from tournament.models import Seat, Tournament
+from tournament.models import Club, Person, Seat, Tournament
 from tournament.season import series_rules
 from tournament.selectors import season as season_selectors
+from tournament.tests.helpers import built_for_the_module
 from tournament.tests.season.helpers import (
     club_with_people,
     correct,
@@ -27,11 +28,26 @@ from tournament.tests.season.helpers import (
 pytestmark = [pytest.mark.django_db]
 
 
-@pytest.fixture
-def season():  # type: ignore[no-untyped-def]
+def _three_evenings() -> tuple[int, list[int], list[int]]:
     club, people = club_with_people(7)
     events = [evening(club, people, seed=seed, week=week) for week, seed in enumerate((11, 12, 13))]
-    return club, people, events
+    return club.pk, [person.pk for person in people], [event.pk for event in events]
+
+
+@pytest.fixture(scope="module")
+def season_ids(django_db_setup, django_db_blocker):  # type: ignore[no-untyped-def]
+    """Three evenings played once for the module (each test's writes are rolled back)."""
+    with built_for_the_module(django_db_blocker, _three_evenings) as ids:
+        yield ids
+
+
+@pytest.fixture
+def season(season_ids):  # type: ignore[no-untyped-def]
+    """The club, its people and its evenings, read afresh for each test."""
+    club_id, person_ids, event_ids = season_ids
+    people = Person.objects.in_bulk(person_ids)
+    events = Tournament.objects.in_bulk(event_ids)
+    return Club.objects.get(pk=club_id), [people[pk] for pk in person_ids], [events[pk] for pk in event_ids]
 
 
 def _winner_of(tournament: Tournament) -> int:

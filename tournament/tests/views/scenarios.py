@@ -23,13 +23,12 @@ change; a refused request must leave it as it was.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from functools import cached_property
 
 import pytest
-from django.db import transaction
 from django.test.client import ClientHandler
 
 from games.models import Game, GameScore
@@ -41,7 +40,7 @@ from tournament.formats.life_bands import selectors as life_bands_selectors
 from tournament.formats.life_bands import services as life_bands_services
 from tournament.formats.points import services as points_services
 from tournament.models import AuditEntry, LedgerEntry, PoolEntry, Round, Seat, Table, Tournament
-from tournament.tests.helpers import refreshed, seated, set_dealer, set_settings, url
+from tournament.tests.helpers import built_for_the_module, refreshed, seated, set_dealer, set_settings, url
 from tournament.writes import REFUSED
 
 FORMATS = [enums.Format.KNOCKOUT, enums.Format.LIFE_BANDS, enums.Format.POINTS]
@@ -281,26 +280,10 @@ def build(fmt: str) -> Scenario:
     return scenario
 
 
-@contextmanager
-def shared(django_db_blocker, formats: Iterable[str] = FORMATS) -> Iterator[dict[str, Scenario]]:  # type: ignore[no-untyped-def]
-    """The scenarios of ``formats`` for a whole module: built in a transaction that each test nests in
-    (pytest-django's per-test transaction becomes a savepoint, so each test's writes are rolled back)
-    and rolled back at the module's end, so nothing leaks into other modules."""
-    with django_db_blocker.unblock():
-        outer = transaction.atomic()
-        outer.__enter__()
-        try:
-            built = {fmt: build(fmt) for fmt in formats}
-        except BaseException:
-            transaction.set_rollback(True)
-            outer.__exit__(None, None, None)
-            raise
-    try:
-        yield built
-    finally:
-        with django_db_blocker.unblock():
-            transaction.set_rollback(True)
-            outer.__exit__(None, None, None)
+def shared(django_db_blocker, formats: Iterable[str] = FORMATS) -> AbstractContextManager[dict[str, Scenario]]:  # type: ignore[no-untyped-def]
+    """The scenarios of ``formats`` for a whole module (``helpers.built_for_the_module``): each
+    test's writes are rolled back, and all of it at the module's end."""
+    return built_for_the_module(django_db_blocker, lambda: {fmt: build(fmt) for fmt in formats})
 
 
 # --------------------------------------------------------------------------

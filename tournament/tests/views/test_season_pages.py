@@ -5,29 +5,59 @@ to "my season"."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
+from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from tournament.models import AuditEntry, Person, Series
+from tournament.models import AuditEntry, Club, Person, Series, Tournament
 from tournament.passes import services as pass_services
+from tournament.tests.helpers import built_for_the_module
 from tournament.tests.season.helpers import club_with_people, evening, series_of
 
 pytestmark = [pytest.mark.django_db]
 
 
-@pytest.fixture
-def organiser(make_user):  # type: ignore[no-untyped-def]
-    return make_user("club-organiser")
-
-
-@pytest.fixture
-def season(organiser):  # type: ignore[no-untyped-def]
+def _two_evenings_and_their_series() -> dict[str, Any]:
+    organiser = get_user_model().objects.create_user(username="club-organiser", password="pw-for-tests-123")
     club, people = club_with_people(7)
     club.organisers.add(organiser)
     Person.objects.filter(pk=people[0].pk).update(email="secret@example.org", name="=HYPERLINK(1)")
     events = [evening(club, people, seed=seed, week=week) for week, seed in enumerate((21, 22))]
     series = series_of(club, events)
-    return club, people, events, series
+    return {
+        "organiser": organiser.pk,
+        "club": club.pk,
+        "people": [person.pk for person in people],
+        "events": [event.pk for event in events],
+        "series": series.pk,
+    }
+
+
+@pytest.fixture(scope="module")
+def season_ids(django_db_setup, django_db_blocker):  # type: ignore[no-untyped-def]
+    """Two evenings and their series, played once for the module (each test's writes are rolled back)."""
+    with built_for_the_module(django_db_blocker, _two_evenings_and_their_series) as ids:
+        yield ids
+
+
+@pytest.fixture
+def organiser(season_ids):  # type: ignore[no-untyped-def]
+    return get_user_model().objects.get(pk=season_ids["organiser"])
+
+
+@pytest.fixture
+def season(season_ids):  # type: ignore[no-untyped-def]
+    """The club, its people, its evenings and its series, read afresh for each test."""
+    people = Person.objects.in_bulk(season_ids["people"])
+    events = Tournament.objects.in_bulk(season_ids["events"])
+    return (
+        Club.objects.get(pk=season_ids["club"]),
+        [people[pk] for pk in season_ids["people"]],
+        [events[pk] for pk in season_ids["events"]],
+        Series.objects.select_related("club").get(pk=season_ids["series"]),
+    )
 
 
 def _pages(club, series, person) -> list[str]:  # type: ignore[no-untyped-def]
