@@ -13,7 +13,7 @@ TEST_ENV := DJANGO_SECRET_KEY=test-only-secret-key DJANGO_DEBUG=0
 unexport PYTHONDONTWRITEBYTECODE
 RUN_ENV = DJANGO_SECRET_KEY="$$(cat var/secret_key)" DJANGO_DEBUG=0
 
-.PHONY: dry-runs run install test lint types js-test pytest-postgres pytest-sqlite pytest-browser pytest-sqlite-and-browser postgres chromium zbar axe bench messages clean
+.PHONY: dry-runs run install test lint types js-test pytest-postgres pytest-sqlite pytest-browser postgres chromium zbar axe bench messages clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -45,7 +45,7 @@ run: install
 	$(RUN_ENV) $(BIN)/python manage.py serve --host $(HOST) --port $(PORT)
 
 ## make test: lint, types, the scripts' unit tests (node), the suite on PostgreSQL, a smoke run on SQLite, browser tests.
-test: $(VENV)/.installed-dev postgres chromium zbar lint types js-test pytest-postgres pytest-sqlite-and-browser
+test: $(VENV)/.installed-dev postgres chromium zbar lint types js-test pytest-postgres pytest-sqlite pytest-browser
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
@@ -76,9 +76,8 @@ DURATIONS := --durations=20 --durations-min=5
 pytest-postgres: $(VENV)/.installed-dev postgres
 	$(TEST_ENV) DATABASE_URL=$(PG_URL) $(BIN)/pytest -q -m "not browser and not sweep" -n 2 $(DURATIONS)
 
-SMOKE_WORKERS ?= 2
 pytest-sqlite: $(VENV)/.installed-dev
-	$(TEST_ENV) DATABASE_URL=sqlite:///var/test-smoke.sqlite3 $(BIN)/pytest -q -n $(SMOKE_WORKERS) -m "core and not browser and not postgres_only and not slow" $(DURATIONS)
+	$(TEST_ENV) DATABASE_URL=sqlite:///var/test-smoke.sqlite3 $(BIN)/pytest -q -n 2 -m "core and not browser and not postgres_only and not slow" $(DURATIONS)
 
 ## make axe: axe-core for the browser tests' accessibility audit, pinned by package-lock.json (npm ci into
 ## node_modules/, git-ignored); npm from Debian's packages where it is missing.
@@ -92,17 +91,6 @@ $(AXE_JS): package.json package-lock.json
 
 pytest-browser: $(VENV)/.installed-dev postgres chromium zbar $(AXE_JS)
 	$(TEST_ENV) DATABASE_URL=$(PG_URL) DJANGO_ALLOW_ASYNC_UNSAFE=true $(BIN)/pytest -q -m browser -n 2 $(DURATIONS)
-
-## The SQLite smoke run (one worker) beside the browser tests: they wait on chromium and the live
-## server for about a fifth of their time, which the smoke run's CPU fills (a minute off make test).
-## Its log is printed when both are done; either failing fails make test.
-pytest-sqlite-and-browser: $(VENV)/.installed-dev postgres chromium zbar $(AXE_JS)
-	@mkdir -p var; \
-	$(MAKE) --no-print-directory pytest-sqlite SMOKE_WORKERS=1 > var/test-smoke.log 2>&1 & smoke=$$!; \
-	$(MAKE) --no-print-directory pytest-browser; browser=$$?; \
-	wait $$smoke; sqlite=$$?; \
-	echo "--- the SQLite smoke run, beside the browser tests (exit $$sqlite):"; cat var/test-smoke.log; \
-	test $$browser -eq 0 -a $$sqlite -eq 0
 
 ## make dry-runs: every format's dry run for every player count from 3 to 60 (about 8 minutes on 2 cores;
 ## make test runs the counts where the rules change, see tournament/tests/test_dry_runs_every_count.py).
