@@ -24,11 +24,17 @@ pytestmark = pytest.mark.browser
 ROTATE_MS = 3_000  # the shortest view the projector shows (projector.js); set on the tournament below
 
 
+def hold_the_clock(page: Page) -> None:
+    """Stop the projector's clock (Playwright's, installed before the page opened and left to run
+    while it loaded): from here only ``wrap_rotation`` moves it, so the order of its views and polls
+    does not depend on how busy the machine is (a real-time rotation on a loaded machine once
+    wrapped once more than the test expected)."""
+    page.clock.pause_at(page.evaluate("Date.now()") / 1000 + 0.05)
+
+
 def wrap_rotation(page: Page) -> None:
-    """Run the projector's clock once through every view, as the hall would in real time: the last
-    step wraps the rotation, and the wrap asks for the next windows. The clock is Playwright's
-    (``page.clock.install()`` before the page opens); it also flows on by itself, so the htmx swaps
-    and the polls run as they would, and nothing waits for a real rotation's seconds."""
+    """Run the projector's clock once through every view: the last step wraps the rotation, and the
+    wrap asks for the next windows; the polls due on the way are sent too."""
     for _ in range(page.locator("#view-dots span").count()):
         page.clock.run_for(ROTATE_MS)
 
@@ -63,6 +69,7 @@ def test_each_rotation_shows_the_next_windows_and_starts_over(new_tablet, small_
     expect(counter(page, "alphabetical")).to_have_text("1–20 / 50")
     expect(tables.locator(".pj-table-no").first).to_have_text("Table 1")
     screenshot(page, "projector-windows-01-first")
+    hold_the_clock(page)
 
     # The rotation wraps: the next windows, shown from the first view.
     wrap_rotation(page)
@@ -95,19 +102,20 @@ def test_a_lost_connection_keeps_the_window_shown_and_the_next_comes_when_it_is_
     page.clock.install()
     page.goto(reverse("tournament:projector", args=[tournament.public_key]))
     expect(counter(page, "tables")).to_have_text(f"1–6 / {count}")
+    hold_the_clock(page)
 
-    # The hall's Wi-Fi drops: polls and the ask for the next windows fail.
+    # The hall's Wi-Fi drops: polls and the ask for the next windows fail. The rotation wraps while
+    # offline: the projector goes on showing what it has, from the first view, never a blank screen.
     page.route("**/screen/**", lambda route: route.abort())
     freshness = page.locator("#freshness")
     wrap_rotation(page)
     expect(freshness).to_have_text(re.compile(r"^Connection lost: showing the state of "))
-    # The rotation wraps while offline: the projector goes on showing what it has, never a blank screen.
-    wrap_rotation(page)
     expect(page.locator('#screen [data-view="tables"].active')).to_have_count(1)
     expect(page.locator('#screen [data-view="tables"].active article.pj-table')).to_have_count(6)
     expect(counter(page, "tables")).to_have_text(f"1–6 / {count}")
 
-    # Back online: the next windows arrive with the next poll, and the line says so.
+    # Back online: the next windows arrive with the next poll (the second window) or the next wrap
+    # (the third), whichever the clock reaches first, and the line says so.
     page.unroute("**/screen/**")
     next_window = re.compile(rf"^(7–12|13–{count}) / {count}$")
     wrap_rotation(page)
