@@ -18,11 +18,10 @@ and played) and finishes the tournament.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 
 import pytest
-from django.db import transaction
 
 from games.models import Game, GameStatus
 from tournament import enums, simulation
@@ -30,7 +29,7 @@ from tournament.errors import NeedsChoice
 from tournament.formats import registry
 from tournament.formats.knockout import services as knockout_services
 from tournament.models import Round, Table, Tournament
-from tournament.tests.helpers import refreshed, set_dealer
+from tournament.tests.helpers import built_for_the_module, refreshed, set_dealer
 from tournament.tests.views.scenarios import win
 
 PLAYERS = 18
@@ -116,24 +115,9 @@ def to_the_end(championship: Championship) -> Championship:
     return championship
 
 
-@contextmanager
-def shared(django_db_blocker) -> Iterator[Championship]:  # type: ignore[no-untyped-def]
-    """``to_the_final()`` once for a test module (see ``tests.views.scenarios.shared``)."""
-    with django_db_blocker.unblock():
-        outer = transaction.atomic()
-        outer.__enter__()
-        try:
-            championship = to_the_final()
-        except BaseException:
-            transaction.set_rollback(True)
-            outer.__exit__(None, None, None)
-            raise
-    try:
-        yield championship
-    finally:
-        with django_db_blocker.unblock():
-            transaction.set_rollback(True)
-            outer.__exit__(None, None, None)
+def shared(django_db_blocker) -> AbstractContextManager[Championship]:  # type: ignore[no-untyped-def]
+    """``to_the_final()`` once for a test module (``tests.helpers.built_for_the_module``)."""
+    return built_for_the_module(django_db_blocker, to_the_final)
 
 
 @pytest.fixture(scope="module", name="built")
