@@ -12,6 +12,11 @@ table pages once per table state), with the states a person brings about on it (
 hands, a phone's search that finds a player). The projector and the phone page, laid out
 differently by language, are audited in German too.
 
+What is audited once (issue 31: the suite's time): a page that shows nothing of the format
+(``FORMAT_INDEPENDENT``: the login, the home page, the club's register and season) in the first
+format's run only, and a printed sheet (``SHEETS``) as the first role that reaches it; every format's
+run still checks that each of its pages is reached.
+
 ``test_every_url_pattern_is_audited_or_skipped_for_a_reason`` lists Django's URL patterns: a new
 page fails the suite until it is audited here (reached by a role's links, or named in
 ``UNLINKED``) or skipped with its reason in ``SKIPPED``.
@@ -277,6 +282,63 @@ PUBLIC_PAGES = {
 }
 # Patterns audited once per table state (dealer pick, playing, decided), not once in all.
 EACH_VARIANT = {"tournament:referee_table", "tournament:table_corrections"}
+# Pages that show nothing of the tournament's format: the site's own pages, the club's register and
+# its season. Every format's run still reaches each of them (the check for missing pages holds in
+# every format); they are audited in the first format's run only, as each role that reaches them.
+FORMAT_INDEPENDENT = {
+    "login",
+    "tournament:accessibility",
+    "tournament:home",
+    "tournament:create",
+    "tournament:club_register",
+    "tournament:club_ratings",
+    "tournament:merge_person",
+    "tournament:edit_person",
+    "tournament:copy_players",
+    "tournament:person_history",
+    "tournament:series_list",
+    "tournament:series_create",
+    "tournament:series",
+    "tournament:series_edit",
+    "tournament:series_print",
+    "tournament:series_public",
+    "tournament:series_screen",
+    "tournament:pass_season",
+}
+# The printed sheets: the same sheet whoever prints it. Audited once per format, as the first role
+# in ``ROLES`` that reaches it (the organiser); what differs by role, the menu above the sheet, is
+# audited on each role's own pages. The print pack itself, a page with the role's links, is not a sheet.
+SHEETS = {
+    f"tournament:print_{sheet}"
+    for sheet in (
+        "cards",
+        "entrance",
+        "plan",
+        "players",
+        "ranking",
+        "result_slips",
+        "seating",
+        "seating_by_name",
+        "table_cards",
+        "tombola",
+    )
+}
+
+
+def to_audit(fmt: str, pages: list[Target]) -> list[Target]:
+    """The reached pages that this format's run audits (``FORMAT_INDEPENDENT``, ``SHEETS``)."""
+    first_format = fmt == scenarios.FORMATS[0]
+    kept: list[Target] = []
+    sheets_seen: set[str] = set()
+    for target in pages:
+        if target.name in FORMAT_INDEPENDENT and not first_format:
+            continue
+        if target.name in SHEETS:
+            if target.name in sheets_seen:
+                continue
+            sheets_seen.add(target.name)
+        kept.append(target)
+    return kept
 
 
 def url_names() -> set[str]:
@@ -309,6 +371,11 @@ def test_every_url_pattern_is_audited_or_skipped_for_a_reason() -> None:
     every = url_names()
     assert not set(SKIPPED) - every, f"skipped patterns that no longer exist: {set(SKIPPED) - every}"
     assert set(UNLINKED) <= every
+    assert not (FORMAT_INDEPENDENT | SHEETS) - every, (FORMAT_INDEPENDENT | SHEETS) - every
+    # A format's own page is never "format-independent"; every printed sheet is named in SHEETS.
+    assert not FORMAT_INDEPENDENT & {name for fmt in registry.FORMATS for name in own_pages(fmt)}
+    printed = {name for name in every if name.startswith("tournament:print_")} - {"tournament:print_pack"}
+    assert printed == SHEETS, printed ^ SHEETS
     for fmt in scenarios.FORMATS:
         assert expected_pages(fmt) & own_pages(fmt) == own_pages(fmt) - set(SKIPPED)
 
@@ -469,6 +536,7 @@ def test_every_page_of_every_role_has_no_serious_axe_violation(fmt: str, open_as
     pages = targets(scenario, users)
     missing = expected_pages(fmt) - {target.name for target in pages}
     assert not missing, f"pages of {fmt} that no role reached and UNLINKED does not name: {sorted(missing)}"
+    pages = to_audit(fmt, pages)
 
     problems: list[str] = []
     counts: dict[str, int] = {}
@@ -502,10 +570,11 @@ def test_every_page_of_every_role_has_no_serious_axe_violation(fmt: str, open_as
     settle(page)
     expect(page.locator('[data-view="tombola"]')).to_be_visible()
     audit(page, f"{fmt} · public · projector (tombola)", problems, counts)
-    # The 404 page (not a URL pattern, but a page a person sees).
-    page.goto("/t/999999/desk/")
-    settle(page)
-    audit(page, f"{fmt} · 404", problems, counts)
+    # The 404 page (not a URL pattern, but a page a person sees; the same in every format).
+    if fmt == scenarios.FORMATS[0]:
+        page.goto("/t/999999/desk/")
+        settle(page)
+        audit(page, f"{fmt} · 404", problems, counts)
 
     REPORTS.mkdir(parents=True, exist_ok=True)
     (REPORTS / f"axe-{fmt}.txt").write_text("".join(f"{n}\t{where}\n" for where, n in counts.items()))
