@@ -27,7 +27,7 @@ from tournament.formats.points.services import call_time as points_call_time
 from tournament.models import AuditEntry, Seat, Table, Tournament
 from tournament.play import results
 from tournament.selectors.audit import player_name
-from tournament.tests.helpers import count_queries, refreshed, seated, set_dealer, set_settings, url
+from tournament.tests.helpers import count_queries, field_at_once, refreshed, seated, set_dealer, set_settings, url
 from tournament.writes import REFUSED, refusals_audited
 
 pytestmark = [pytest.mark.core, pytest.mark.django_db]
@@ -384,7 +384,7 @@ def test_the_referee_page_costs_the_same_with_a_refusal_shown(client, knockout_t
 
 def test_the_log_costs_the_same_at_20_and_500_players(client, staff_user):
     def measure(players: int) -> int:
-        tournament = simulation.create_field(fmt=enums.Format.KNOCKOUT, players=players, seed=8)
+        tournament = field_at_once(fmt=enums.Format.KNOCKOUT, players=players, seed=8)
         rnd = knockout.generate_next_round(tournament=tournament, actor=None, seed=8).round
         assert rnd is not None
         referee = staff_user(tournament, enums.Role.REFEREE)

@@ -17,6 +17,7 @@ from tournament.models import Club, Person, Player, Round, Seat, Series, SeriesE
 from tournament.play import corrections
 from tournament.season import rating, series_rules
 from tournament.selectors import season as season_selectors
+from tournament.tests.helpers import field_at_once
 
 START = datetime.date(2026, 1, 9)
 
@@ -29,7 +30,7 @@ def club_with_people(count: int, name: str = "Schockclub") -> tuple[Club, list[P
 
 def evening(club: Club, people: list[Person], *, seed: int, week: int, players: int = 9) -> Tournament:
     """A finished points evening of ``players``, the first ``len(people)`` linked to the people."""
-    tournament = simulation.create_field(fmt=enums.Format.POINTS, players=players, seed=seed)
+    tournament = field_at_once(fmt=enums.Format.POINTS, players=players, seed=seed)
     Tournament.objects.filter(pk=tournament.pk).update(club=club, date=START + datetime.timedelta(weeks=week))
     for player, person in zip(tournament.players.order_by("pk"), people, strict=False):
         Player.objects.filter(pk=player.pk).update(person=person)

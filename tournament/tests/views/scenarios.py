@@ -33,14 +33,22 @@ from django.test.client import ClientHandler
 
 from games.models import Game, GameScore
 from games.rules.uno import HOUSE_RULES_SCORING
-from tournament import enums, simulation
+from tournament import enums
 from tournament.formats import registry
 from tournament.formats.knockout import dry_run as knockout_dry_run
 from tournament.formats.life_bands import selectors as life_bands_selectors
 from tournament.formats.life_bands import services as life_bands_services
 from tournament.formats.points import services as points_services
 from tournament.models import AuditEntry, LedgerEntry, PoolEntry, Round, Seat, Table, Tournament
-from tournament.tests.helpers import built_for_the_module, refreshed, seated, set_dealer, set_settings, url
+from tournament.tests.helpers import (
+    built_for_the_module,
+    field_at_once,
+    refreshed,
+    seated,
+    set_dealer,
+    set_settings,
+    url,
+)
 from tournament.writes import REFUSED
 
 FORMATS = [enums.Format.KNOCKOUT, enums.Format.LIFE_BANDS, enums.Format.POINTS]
@@ -117,8 +125,9 @@ def start_round(tournament: Tournament, seed: int) -> Round:
 
 
 def field(fmt: str, players: int, seed: int) -> Tournament:
-    """``players`` checked in through the desk's services, start numbers drawn."""
-    tournament = simulation.create_field(fmt=fmt, players=players, seed=seed)
+    """``players`` checked in and start numbers drawn, written as the desk's services write them
+    (``helpers.field_at_once``)."""
+    tournament = field_at_once(fmt=fmt, players=players, seed=seed)
     assert tournament.auto_advance is False
     return tournament
 

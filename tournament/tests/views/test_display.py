@@ -17,6 +17,7 @@ from tournament.formats.life_bands import services as life_bands_services
 from tournament.models import CheckIn, Player, Round, Seat
 from tournament.selectors import screen as screen_selectors
 from tournament.tests.factories import PlayerFactory, TournamentFactory
+from tournament.tests.helpers import field_at_once
 
 pytestmark = [pytest.mark.core, pytest.mark.django_db]
 
@@ -31,7 +32,7 @@ def _clear_cache():
 def field_in_play(players: int, seed: int = 1):
     """A knockout tournament with round 1 seated and one table decided."""
     if players <= 60:
-        tournament = simulation.create_field(fmt=enums.Format.KNOCKOUT, players=players, seed=seed)
+        tournament = field_at_once(fmt=enums.Format.KNOCKOUT, players=players, seed=seed)
     else:
         tournament = TournamentFactory(capacity=players, checklist=[])
         batch = PlayerFactory.create_batch(players, tournament=tournament, status=enums.PlayerStatus.CHECKED_IN)

@@ -19,7 +19,7 @@ from tournament import enums, simulation
 from tournament.formats import registry
 from tournament.formats.knockout import services as knockout
 from tournament.models import Table, Tournament
-from tournament.tests.helpers import record_one_result, refreshed, seated, url
+from tournament.tests.helpers import field_at_once, record_one_result, refreshed, seated, url
 
 pytestmark = [pytest.mark.core, pytest.mark.django_db]
 
@@ -57,7 +57,7 @@ def play_a_little(tournament: Tournament) -> Table:
 
 
 def measure(client: Client, staff_user, fmt: str, players: int) -> dict[str, int]:  # type: ignore[no-untyped-def]
-    tournament = simulation.create_field(fmt=fmt, players=players, seed=3)
+    tournament = field_at_once(fmt=fmt, players=players, seed=3)
     table = play_a_little(tournament)
     client.force_login(staff_user(tournament, enums.Role.ORGANISER))
     counts: dict[str, int] = {}

@@ -31,7 +31,7 @@ from tournament.formats.knockout import services as knockout
 from tournament.models import Round, Seat, Table, Tournament
 from tournament.play import results
 from tournament.selectors import printing
-from tournament.tests.helpers import OUTSIDERS, count_queries, refreshed, tied_final
+from tournament.tests.helpers import OUTSIDERS, count_queries, field_at_once, refreshed, tied_final
 from tournament.tests.views.scenarios import (  # noqa: F401 (fixtures)
     FORMATS,
     Scenario,
@@ -323,7 +323,7 @@ def finished(django_db_setup, django_db_blocker) -> Iterator[dict[tuple[str, int
             played = {}
             for fmt in FORMATS:
                 for size in SIZES:
-                    tournament = simulation.create_field(fmt=fmt, players=size, seed=size)
+                    tournament = field_at_once(fmt=fmt, players=size, seed=size)
                     simulation.simulate(tournament, seed=size)
                     assert tournament.status == enums.TournamentStatus.FINISHED
                     played[fmt, size] = tournament

@@ -21,7 +21,7 @@ from tournament.formats import registry
 from tournament.models import Player, Round, Table, Tournament
 from tournament.selectors import public
 from tournament.selectors import screen as screen_selectors
-from tournament.tests.helpers import record_one_result
+from tournament.tests.helpers import field_at_once, record_one_result
 from tournament.tests.views.test_polling import play_a_little
 
 FORMATS = [enums.Format.KNOCKOUT, enums.Format.LIFE_BANDS, enums.Format.POINTS]
@@ -117,7 +117,7 @@ def test_every_window_is_the_snapshot_cut_and_both_reads_agree(fmt, small_window
 def test_the_windowed_read_costs_the_same_queries_at_20_and_200_players(fmt, small_windows, monkeypatch):
     counts = []
     for players in (20, 200):
-        tournament = simulation.create_field(fmt=fmt, players=players, seed=4)
+        tournament = field_at_once(fmt=fmt, players=players, seed=4)
         play_a_little(tournament)
         tournament.refresh_from_db()
         for cycle in (0, 3):

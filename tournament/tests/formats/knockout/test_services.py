@@ -16,6 +16,7 @@ from tournament.formats.knockout import selectors as knockout_selectors
 from tournament.formats.knockout import services as knockout_services
 from tournament.models import Player, Round, Seat, Table
 from tournament.play import results
+from tournament.tests.helpers import field_at_once
 
 pytestmark = [pytest.mark.core, pytest.mark.django_db]
 
@@ -25,7 +26,7 @@ def key() -> str:
 
 
 def run(players: int, seed: int):
-    tournament = simulation.create_field(fmt=enums.Format.KNOCKOUT, players=players, seed=seed)
+    tournament = field_at_once(fmt=enums.Format.KNOCKOUT, players=players, seed=seed)
     result = simulation.simulate(tournament, seed=seed)
     return result
 

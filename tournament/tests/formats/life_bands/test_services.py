@@ -16,12 +16,13 @@ from tournament.errors import ServiceError
 from tournament.formats.life_bands import selectors as life_bands_selectors
 from tournament.formats.life_bands import services as life_bands_services
 from tournament.models import LedgerEntry, Player, PoolEntry, Round, Seat, Table
+from tournament.tests.helpers import field_at_once
 
 pytestmark = [pytest.mark.core, pytest.mark.django_db]
 
 
 def run(players: int, seed: int):
-    tournament = simulation.create_field(fmt=enums.Format.LIFE_BANDS, players=players, seed=seed)
+    tournament = field_at_once(fmt=enums.Format.LIFE_BANDS, players=players, seed=seed)
     simulation.simulate(tournament, seed=seed)
     tournament.refresh_from_db()
     return tournament

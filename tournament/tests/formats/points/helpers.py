@@ -13,12 +13,12 @@ from games.models import Game, GameScore, GameStatus
 from tournament import enums, simulation
 from tournament.formats.points import services as points_services
 from tournament.models import Round, Table, Tournament
-from tournament.tests.helpers import refreshed, seated, set_dealer, set_settings, undo
+from tournament.tests.helpers import field_at_once, refreshed, seated, set_dealer, set_settings, undo
 
 
 def points_field(players: int = 12, seed: int = 1, **settings: object) -> Tournament:
     """A points tournament: ``players`` checked in, start numbers drawn, no round yet."""
-    tournament = simulation.create_field(fmt=enums.Format.POINTS, players=players, seed=seed)
+    tournament = field_at_once(fmt=enums.Format.POINTS, players=players, seed=seed)
     if settings:
         set_settings(tournament, **settings)
         tournament.refresh_from_db()
