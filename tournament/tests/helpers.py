@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Game
-from tournament import desk, enums, simulation
+from tournament import desk, enums, folding, simulation
 from tournament.desk.players import name_key
 from tournament.formats import registry
 from tournament.formats.knockout import services as knockout
@@ -88,6 +88,7 @@ def field_at_once(*, fmt: str, players: int, seed: int) -> Tournament:
             name=name,
             club=club,
             name_key=name_key(name),
+            folded=folding.search_text(name, club),  # Player.save() sets it; bulk_create does not call save()
             status=enums.PlayerStatus.CHECKED_IN,
             status_changed_at=checked_in_at,
         )
