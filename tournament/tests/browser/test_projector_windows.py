@@ -12,6 +12,7 @@ import re
 
 import pytest
 from django.urls import reverse
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
 from tournament import enums, simulation
@@ -28,8 +29,19 @@ def hold_the_clock(page: Page) -> None:
     """Stop the projector's clock (Playwright's, installed before the page opened and left to run
     while it loaded): from here only ``wrap_rotation`` moves it, so the order of its views and polls
     does not depend on how busy the machine is (a real-time rotation on a loaded machine once
-    wrapped once more than the test expected)."""
-    page.clock.pause_at(page.evaluate("Date.now()") / 1000 + 0.05)
+    wrapped once more than the test expected).
+
+    The page's time is read, then paused at a moment just after it; on a busy machine that moment can
+    pass before the pause arrives ("Cannot fast-forward to the past", seen once in a loaded run), so
+    the time is read again and the pause asked again."""
+    for _ in range(50):
+        try:
+            page.clock.pause_at(page.evaluate("Date.now()") / 1000 + 0.1)
+            return
+        except PlaywrightError as error:
+            if "fast-forward to the past" not in error.message:
+                raise
+    raise AssertionError("the projector's clock could not be paused: its time kept passing the moment asked for")
 
 
 def wrap_rotation(page: Page) -> None:
