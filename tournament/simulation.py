@@ -41,8 +41,20 @@ def _format(slug: str) -> Any:
 
 def create_field(*, fmt: str, players: int, seed: int, actor: object | None = None) -> Tournament:
     """A tournament of format ``fmt`` (with its game) with ``players`` checked-in players and drawn start numbers."""
-    rng = random.Random(seed)
-    tournament = desk.create_tournament(
+    tournament = new_field_tournament(fmt=fmt, players=players, seed=seed, actor=actor)
+    for name, club in field_names(players, seed):
+        registration = desk.register_player(
+            tournament=tournament, actor=actor, name=name, club=club, confirm_same_name=True
+        )
+        desk.check_in_player(tournament=tournament, actor=actor, player_id=registration.player.pk)
+    desk.draw_start_numbers(tournament=tournament, actor=actor, seed=seed, confirmed=True)
+    tournament.refresh_from_db()
+    return tournament
+
+
+def new_field_tournament(*, fmt: str, players: int, seed: int, actor: object | None = None) -> Tournament:
+    """The empty tournament of a dry run's field (``create_field``), named after its size and seed."""
+    return desk.create_tournament(
         actor=actor,
         name=f"Dry run {fmt} {players} players (seed {seed})",
         date=datetime.date.today(),
@@ -52,15 +64,16 @@ def create_field(*, fmt: str, players: int, seed: int, actor: object | None = No
         capacity=max(players, 3),
         entry_fee=0,
     )
+
+
+def field_names(players: int, seed: int) -> list[tuple[str, str]]:
+    """The names and clubs of a dry run's field, seeded: the same ``seed`` gives the same players."""
+    rng = random.Random(seed)
+    field = []
     for index in range(players):
         name = f"{rng.choice(FIRST_NAMES)} {rng.choice(LAST_NAMES)} {index + 1}"
-        registration = desk.register_player(
-            tournament=tournament, actor=actor, name=name, club=rng.choice(CLUBS), confirm_same_name=True
-        )
-        desk.check_in_player(tournament=tournament, actor=actor, player_id=registration.player.pk)
-    desk.draw_start_numbers(tournament=tournament, actor=actor, seed=seed, confirmed=True)
-    tournament.refresh_from_db()
-    return tournament
+        field.append((name, rng.choice(CLUBS)))
+    return field
 
 
 def _random_hand(rng: random.Random) -> dict[str, int]:

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import datetime
-import random
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from decimal import Decimal
 from itertools import pairwise
 from typing import Any, TypeVar
 
@@ -66,22 +63,9 @@ def field_at_once(*, fmt: str, players: int, seed: int) -> Tournament:
 
     For the query-count tests' big fields, where the per-player services took most of the test
     (about 15 ms a player); ``test_field_at_once`` proves both ways write the same rows."""
-    rng = random.Random(seed)
-    tournament = desk.create_tournament(
-        actor=None,
-        name=f"Dry run {fmt} {players} players (seed {seed})",
-        date=datetime.date.today(),
-        venue="",
-        game=registry.get(fmt).games[0],
-        format=fmt,
-        capacity=max(players, 3),
-        entry_fee=Decimal(0),
-    )
+    tournament = simulation.new_field_tournament(fmt=fmt, players=players, seed=seed)
     checked_in_at = timezone.now()
-    names_and_clubs = []
-    for index in range(players):
-        name = f"{rng.choice(simulation.FIRST_NAMES)} {rng.choice(simulation.LAST_NAMES)} {index + 1}"
-        names_and_clubs.append((name, rng.choice(simulation.CLUBS)))
+    names_and_clubs = simulation.field_names(players, seed)
     field = Player.objects.bulk_create(
         Player(
             tournament=tournament,
