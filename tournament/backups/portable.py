@@ -41,8 +41,6 @@ import os
 import tempfile
 import zlib
 from collections import defaultdict, deque
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -65,6 +63,7 @@ from django.db.models import Model, Prefetch, QuerySet
 from django.utils import timezone
 
 from tournament.backups.files import GZIP_MAGIC, BackupError
+from tournament.selectors.moment import read_snapshot
 
 FORMAT = "spielleitung-backup"
 VERSION = 1
@@ -168,39 +167,6 @@ def _user_fields(model: type[Model]) -> list[str]:
         for related in model._meta.concrete_fields
         if related.is_relation and related.related_model is user_model
     ]
-
-
-# --- reading one consistent moment ---------------------------------------------------------
-
-
-@contextmanager
-def read_snapshot(using: str = DEFAULT_DB_ALIAS) -> Iterator[None]:
-    """Every query inside reads one consistent moment of the database, while others write.
-
-    PostgreSQL: a REPEATABLE READ, READ ONLY transaction. SQLite (WAL mode):
-    a deferred read transaction (``BEGIN DEFERRED``: the settings' IMMEDIATE
-    mode would take the write lock and hold up the tablets). Inside a caller's
-    transaction the caller's view is used as it is.
-    """
-    connection = connections[using]
-    if connection.in_atomic_block:
-        yield
-    elif connection.vendor == "postgresql":
-        with transaction.atomic(using=using):
-            with connection.cursor() as cursor:
-                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-            yield
-    elif connection.vendor == "sqlite":
-        with connection.cursor() as cursor:
-            cursor.execute("BEGIN DEFERRED")
-        try:
-            yield
-        finally:
-            with connection.cursor() as cursor:
-                cursor.execute("ROLLBACK")  # nothing was written
-    else:
-        with transaction.atomic(using=using):
-            yield
 
 
 # --- export -------------------------------------------------------------------------------

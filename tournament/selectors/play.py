@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from games.models import Game, GameScore, GameStatus, number_after
 from tournament import enums
 from tournament.models import Round, Seat, Table, Tournament
+from tournament.selectors.moment import read_snapshot
 
 
 def current_round(tournament: Tournament) -> Round | None:
@@ -141,8 +142,15 @@ class TableView:
 
 
 def table_view(tournament: Tournament, table_id: int) -> TableView:
-    """A table with its seats, players and every game (valid and undone) with scores."""
-    table = (
+    """A table with its seats, players and every game (valid and undone) with scores, read in one
+    moment (``read_snapshot``): the version its forms post belongs to the games they show."""
+    with read_snapshot():
+        table = _table_with_games(tournament, table_id)
+        return _table_view(table, list(table.seats.all()), list(table.games.all()))
+
+
+def _table_with_games(tournament: Tournament, table_id: int) -> Table:
+    return (
         Table.objects.select_related("round")
         .prefetch_related(
             Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position")),
@@ -157,7 +165,6 @@ def table_view(tournament: Tournament, table_id: int) -> TableView:
         )
         .get(pk=table_id, round__tournament=tournament)
     )
-    return _table_view(table, list(table.seats.all()), list(table.games.all()))
 
 
 def table_view_after_entry(table: Table, actor: Any) -> TableView:

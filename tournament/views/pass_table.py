@@ -53,7 +53,13 @@ def _etag(request: HttpRequest, player_pass: PlayerPass) -> str | None:
 
 
 def _context(
-    request: HttpRequest, player_pass: PlayerPass, token: str, error: str, notice: str, entered: Entered | None
+    request: HttpRequest,
+    player_pass: PlayerPass,
+    token: str,
+    error: str,
+    notice: str,
+    entered: Entered | None,
+    etag: str | None,
 ) -> dict[str, object]:
     shown = passes_selectors.table_page(player_pass)
     tournament = shown.tournament
@@ -69,7 +75,7 @@ def _context(
         "public_page": True,
         "idempotency_key": uuid.uuid4().hex,
         "poll": {
-            "etag": _etag(request, player_pass) or "",
+            "etag": etag or "",
             "seconds": getattr(settings, "STAFF_POLL_SECONDS", POLL_SECONDS),
         },
     }
@@ -101,11 +107,14 @@ def _render(
 ) -> HttpResponse:
     """The table page (or its panel for htmx, the outbox and the poll), with the outbox's headers."""
     partial = _partial(request)
+    # The ETag names the version read BEFORE the table: a write committed while the table is read
+    # leaves the panel with an older ETag, so the next poll brings it (a 304 never keeps it out).
+    etag = _etag(request, player_pass)
     if partial and request.method == "GET":
-        unchanged = answer_if_unchanged(request, _etag(request, player_pass))
+        unchanged = answer_if_unchanged(request, etag)
         if unchanged is not None:
             return private_answer(unchanged)
-    context = _context(request, player_pass, token, error, notice, entered)
+    context = _context(request, player_pass, token, error, notice, entered, etag)
     response = render(request, TEMPLATE + ("#table-panel" if partial else ""), context, status=409 if error else 200)
     view = context["view"]
     if view is not None:

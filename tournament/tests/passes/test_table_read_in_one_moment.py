@@ -1,0 +1,72 @@
+"""A table's page is read in one moment (``selectors.moment.read_snapshot``): a table-mate's entry
+committed while another phone reads the table (its row first, then its games) is shown either
+whole, the pending line with the version it made, or not yet. Without it, a phone showed the
+pending line with the version from before the entry, and its Confirm was refused as "changed on
+another tablet" (a browser run on a slow machine)."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import connection
+
+from tournament.models import Table
+from tournament.selectors import play as play_selectors
+from tournament.tests.passes.test_table_entry import Table4
+from tournament.tests.races import POSTGRES_RACES, TIMEOUT
+
+pytestmark = POSTGRES_RACES
+
+
+def read_while_entered(table4: Table4, enter: object) -> play_selectors.TableView:
+    """``table_view`` in another thread, on its own connection; ``enter()`` commits in this one right
+    after that thread has read the table's row and before it reads the games."""
+    row_read, entered = threading.Event(), threading.Event()
+    views: list[play_selectors.TableView] = []
+    errors: list[BaseException] = []
+
+    def pause_after_the_tables_row(execute, sql, params, many, context):  # type: ignore[no-untyped-def]
+        result = execute(sql, params, many, context)
+        if sql.lstrip().startswith("SELECT") and 'FROM "tournament_table"' in sql and not row_read.is_set():
+            row_read.set()
+            assert entered.wait(TIMEOUT), "the entry was not committed"
+        return result
+
+    def read() -> None:
+        try:
+            with connection.execute_wrapper(pause_after_the_tables_row):
+                views.append(play_selectors.table_view(table4.tournament, table4.table.pk))
+        except BaseException as error:  # reported below
+            errors.append(error)
+        finally:
+            connection.close()
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    try:
+        assert row_read.wait(TIMEOUT), "the table's row was never read"
+        enter()  # type: ignore[operator]
+    finally:
+        entered.set()
+        reader.join(TIMEOUT)
+    assert not reader.is_alive() and not errors, errors
+    return views[0]
+
+
+@pytest.mark.parametrize("fmt", ["knockout", "life_bands", "points"])
+def test_an_entry_committed_mid_read_is_shown_whole_or_not_yet(fmt: str) -> None:
+    table4 = Table4(fmt)
+    before = Table.objects.get(pk=table4.table.pk).version
+    anna, ben = table4.ids[0], table4.ids[1]
+
+    seen = read_while_entered(table4, lambda: table4.enter(anna, ben))
+
+    # The moment before the entry: no pending line, and the version of that moment.
+    assert seen.pending is None
+    assert seen.table.version == before
+    # Read again: the entry with the version it made, so a table-mate's Confirm counts.
+    now = play_selectors.table_view(table4.tournament, table4.table.pk)
+    assert now.pending is not None and now.table.version == Table.objects.get(pk=table4.table.pk).version > before
+    confirmed = table4.confirm(ben, now.pending)
+    assert confirmed.status == "valid"
