@@ -516,14 +516,17 @@ def refresh_table(tournament: Tournament, table: Table, actor: User) -> None:
 def _reconcile_bands(
     tournament: Tournament, table: Table, seats: list[Seat], out_game: dict[int, Game], actor: User
 ) -> None:
-    for seat in seats:
-        pid = seat.player_id
-        cut = (
-            LedgerEntry.objects.filter(table=table, player_id=pid, kind=enums.LedgerKind.BAND_CUT)
-            .exclude(game__status__in=[GameStatus.VOIDED, GameStatus.SUPERSEDED])
-            .first()
-        )
-        if pid in out_game and cut is None:
+    """Each player out at ``table`` has their band cut there (and waits in the pool while bands are
+    left); a player no longer out (a game undone) leaves the pool again. Whole table at once: one
+    read of the cuts and one update, rather than one of each per seat (a referee's every tap)."""
+    players = [seat.player_id for seat in seats]
+    cut = set(
+        LedgerEntry.objects.filter(table=table, player_id__in=players, kind=enums.LedgerKind.BAND_CUT)
+        .exclude(game__status__in=[GameStatus.VOIDED, GameStatus.SUPERSEDED])
+        .values_list("player_id", flat=True)
+    )
+    for pid in players:
+        if pid in out_game and pid not in cut:
             LedgerEntry.objects.create(
                 tournament=tournament,
                 player_id=pid,
@@ -538,27 +541,32 @@ def _reconcile_bands(
             consolation_final = table.round.stage == enums.Stage.CONSOLATION and table.is_final
             if life_bands_selectors.bands_left(tournament, [pid])[pid] > 0 and not consolation_final:
                 PoolEntry.objects.create(tournament=tournament, player_id=pid, source_table=table)
-        elif pid not in out_game:
-            # Undone: the band was restored by a correction entry; leave the pool again.
-            PoolEntry.objects.filter(
-                tournament=tournament, player_id=pid, source_table=table, left_at__isnull=True
-            ).update(left_at=timezone.now(), left_reason=PoolEntry.Left.UNDONE)
+    still_in = [pid for pid in players if pid not in out_game]
+    if still_in:
+        # Undone: the band was restored by a correction entry; leave the pool again.
+        PoolEntry.objects.filter(
+            tournament=tournament, player_id__in=still_in, source_table=table, left_at__isnull=True
+        ).update(left_at=timezone.now(), left_reason=PoolEntry.Left.UNDONE)
 
 
 def _reconcile_survivors(tournament: Tournament, table: Table, seats: list[Seat], decided: bool) -> None:
-    """Survivors of a decided consolation table (not the final) wait in the pool again."""
+    """Survivors of a decided consolation table (not the final) wait in the pool again; while it
+    is not decided (a game undone), they leave it. One query for the table, not one per seat."""
     if table.round.stage != enums.Stage.CONSOLATION or table.is_final:
         return
-    for seat in seats:
-        if seat.out_order is not None:
-            continue
-        open_entry = PoolEntry.objects.filter(
-            tournament=tournament, player_id=seat.player_id, source_table=table, left_at__isnull=True
-        )
-        if decided and not open_entry.exists():
-            PoolEntry.objects.create(tournament=tournament, player_id=seat.player_id, source_table=table)
-        elif not decided:
-            open_entry.update(left_at=timezone.now(), left_reason=PoolEntry.Left.UNDONE)
+    survivors = [seat.player_id for seat in seats if seat.out_order is None]
+    if not survivors:
+        return
+    open_entries = PoolEntry.objects.filter(
+        tournament=tournament, player_id__in=survivors, source_table=table, left_at__isnull=True
+    )
+    if not decided:
+        open_entries.update(left_at=timezone.now(), left_reason=PoolEntry.Left.UNDONE)
+        return
+    waiting = set(open_entries.values_list("player_id", flat=True))
+    for pid in survivors:
+        if pid not in waiting:
+            PoolEntry.objects.create(tournament=tournament, player_id=pid, source_table=table)
 
 
 def _advance_automatically(tournament: Tournament, actor: User) -> None:
