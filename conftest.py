@@ -148,8 +148,46 @@ _DATABASE_FIXTURES = {
 }
 
 
+def _django_group(item: pytest.Item) -> int:
+    """pytest-django's order: tests in a rolled-back transaction (0), transactional tests (1), the
+    rest (2). Its own hook has sorted the items so; ``_long_modules_first`` keeps the groups."""
+    from django.test import TestCase, TransactionTestCase
+    from pytest_django.fixtures import validate_django_db
+
+    cls = getattr(item, "cls", None)
+    if cls is not None and issubclass(cls, TransactionTestCase):
+        return 0 if issubclass(cls, TestCase) else 1
+    marker = item.get_closest_marker("django_db")
+    fixtures = set(getattr(item, "fixturenames", ()))
+    transaction, reset_sequences, *_ = validate_django_db(marker) if marker is not None else (False, False)
+    if (
+        transaction
+        or reset_sequences
+        or {
+            "transactional_db",
+            "live_server",
+        }
+        & fixtures
+    ):
+        return 1
+    return 0 if marker is not None or "db" in fixtures else 2
+
+
+def _long_modules_first(items: list[pytest.Item]) -> None:
+    """Within each of pytest-django's groups, the modules holding a test marked ``long`` (tens of
+    seconds) run first. xdist hands out the tests in this order, so a long test no longer starts
+    last and keeps one worker busy while the other has nothing left to do. A module's tests stay
+    together (its module-scoped fixtures are built once per worker)."""
+    groups = [_django_group(item) for item in items]
+    assert groups == sorted(groups), "pytest-django sorts its groups otherwise now: see _django_group"
+    long_modules = {item.path for item in items if item.get_closest_marker("long") is not None}
+    items.sort(key=lambda item: (_django_group(item), item.path not in long_modules))
+
+
+@pytest.hookimpl(trylast=True)  # after pytest-django has sorted the tests into its groups
 def pytest_collection_modifyitems(config, items):  # type: ignore[no-untyped-def]
-    """On SQLite (the smoke run of ``make test``) only tests that touch the database run.
+    """The modules with long tests first (``_long_modules_first``). On SQLite (the smoke run of
+    ``make test``) only tests that touch the database run.
 
     The smoke run is there to show the embedded default stores and reads what PostgreSQL
     does; a pure test (rules, seating, folding) gives the same answer on either database,
@@ -157,6 +195,7 @@ def pytest_collection_modifyitems(config, items):  # type: ignore[no-untyped-def
     """
     from django.conf import settings
 
+    _long_modules_first(items)
     if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":
         return
     kept, pure = [], []

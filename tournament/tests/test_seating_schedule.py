@@ -402,6 +402,7 @@ def check_rounds(players: list[SeatingPlayer], rounds: int, seed: int, fair: boo
         assert again == plan
 
 
+@pytest.mark.long
 @settings(max_examples=15, deadline=None)
 @given(
     players=fields(3, 60),

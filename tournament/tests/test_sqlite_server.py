@@ -335,6 +335,7 @@ def tablets_for(day: dict[str, Any], port: int) -> list[Tablet]:
     ]
 
 
+@pytest.mark.long
 def test_twenty_tablets_post_at_once_and_no_tap_is_lost(tmp_path: Path) -> None:
     begun = time.monotonic()
     env = server_env(tmp_path)

@@ -96,6 +96,7 @@ def rows_of(path: Path, table: str) -> dict[Any, tuple[Any, ...]]:
         return {row[0]: row for row in db.execute(f'SELECT * FROM "{table}"')}
 
 
+@pytest.mark.long
 @pytest.mark.slow
 @pytest.mark.server
 def test_sqlite_snapshot_while_ten_tablets_write(tmp_path: Path) -> None:

@@ -529,6 +529,7 @@ def audit(page: Page, where: str, problems: list[str], counts: dict[str, int]) -
         problems.append(describe(where, found))
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("fmt", scenarios.FORMATS)
 def test_every_page_of_every_role_has_no_serious_axe_violation(fmt: str, open_as, transactional_db) -> None:  # type: ignore[no-untyped-def]
     scenario = scenarios.build(fmt)

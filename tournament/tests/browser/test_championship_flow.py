@@ -408,6 +408,7 @@ def correct_after_the_end(
 # --- the test ---------------------------------------------------------------------------
 
 
+@pytest.mark.long
 def test_the_whole_underwater_championship(  # type: ignore[no-untyped-def]
     browser: Browser, live_server, new_tablet, organiser, referee, screenshot: Shoot
 ) -> None:

@@ -149,6 +149,7 @@ def starter(page: Page) -> str:
     return page.locator("#tracker tr[data-seat]").first.get_attribute("data-name") or ""
 
 
+@pytest.mark.long
 def test_two_tablets_play_whole_games_and_never_drop_a_loser(  # type: ignore[no-untyped-def]
     new_tablet, live_server, referee, schocken_table
 ) -> None:

@@ -77,6 +77,7 @@ def enter_game(page: Page, fmt: str, loser_or_winner: str, others: list[int]) ->
     panel.get_by_role("button", name="Record game").click()
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("fmt", [enums.Format.LIFE_BANDS, enums.Format.POINTS])
 def test_players_record_their_table_in_life_bands_and_points(  # type: ignore[no-untyped-def]
     browser: Browser, live_server, new_tablet, referee, screenshot: Callable[[Page, str], Path], settings, fmt: str

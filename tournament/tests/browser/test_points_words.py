@@ -108,6 +108,7 @@ def shot(page: Page, name: str) -> None:
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("language", ["it", "de"])
 def test_the_points_evening_looked_at(contexts, browser_user, language: str) -> None:  # type: ignore[no-untyped-def]
     night: Evening = evening()

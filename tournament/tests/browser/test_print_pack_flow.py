@@ -234,6 +234,7 @@ def tables_in(tournament: Tournament, round_number: int) -> int:
     return Table.objects.filter(round__tournament=tournament, round__number=round_number).count()
 
 
+@pytest.mark.long
 def test_every_printable_of_a_finished_knockout(new_tablet, clerk):  # type: ignore[no-untyped-def]
     tournament = finished(enums.Format.KNOCKOUT, 40)
     StaffRole.objects.create(tournament=tournament, user=clerk, role=enums.Role.DESK)

@@ -343,6 +343,7 @@ def test_the_podium_never_splits_a_name(points_field, projector_at) -> None:  # 
         shoot(projector, f"podium-long-names-{size}")
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("players", [50, 250])
 def test_every_view_fits_every_beamer(points_field, projector_at, players: int) -> None:  # type: ignore[no-untyped-def]
     """Seating by table, by name and the standings in play (no bracket for points, issue 28); the

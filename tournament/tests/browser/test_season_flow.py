@@ -125,6 +125,7 @@ def _swing_event_two(second: Tournament) -> Person:
     return Person.objects.get(pk=Player.objects.get(pk=leader.pk).person_id)
 
 
+@pytest.mark.long
 def test_a_season_of_three_evenings(  # type: ignore[no-untyped-def]
     browser: Browser, live_server, new_tablet, browser_user, screenshot: Callable[[Page, str], Path]
 ) -> None:
