@@ -10,10 +10,14 @@ import threading
 
 import pytest
 from django.db import connection
+from django.http import HttpResponse
+from django.test import Client
 
+from tournament import enums
 from tournament.models import Table
 from tournament.selectors import play as play_selectors
 from tournament.tests.passes.test_table_entry import Table4
+from tournament.tests.passes.test_table_entry_views import HTMX, Phones
 from tournament.tests.races import POSTGRES_RACES, TIMEOUT
 
 pytestmark = POSTGRES_RACES
@@ -70,3 +74,47 @@ def test_an_entry_committed_mid_read_is_shown_whole_or_not_yet(fmt: str) -> None
     assert now.pending is not None and now.table.version == Table.objects.get(pk=table4.table.pk).version > before
     confirmed = table4.confirm(ben, now.pending)
     assert confirmed.status == "valid"
+
+
+def test_a_poll_answered_while_an_entry_lands_is_not_kept_by_its_etag() -> None:
+    """The phone's ETag names the tournament's version read before the table: a poll whose read the
+    entry overtook carries the older ETag, so the next poll brings the entry (a 304 never keeps the
+    phone on the moment before it)."""
+    at = Phones(enums.Format.KNOCKOUT)
+    anna, ben = at.ids[0], at.ids[1]
+    row_read, entered = threading.Event(), threading.Event()
+    answers: list[HttpResponse] = []
+    errors: list[BaseException] = []
+
+    def pause_after_the_tables_row(execute, sql, params, many, context):  # type: ignore[no-untyped-def]
+        result = execute(sql, params, many, context)
+        if sql.lstrip().startswith("SELECT") and 'FROM "tournament_table"' in sql and not row_read.is_set():
+            row_read.set()
+            assert entered.wait(TIMEOUT), "the entry was not committed"
+        return result
+
+    def poll() -> None:
+        try:
+            with connection.execute_wrapper(pause_after_the_tables_row):
+                answers.append(Client().get(at.url("pass_table", ben), **HTMX))
+        except BaseException as error:  # reported below
+            errors.append(error)
+        finally:
+            connection.close()
+
+    poller = threading.Thread(target=poll)
+    poller.start()
+    try:
+        assert row_read.wait(TIMEOUT), "the table's row was never read"
+        entered_answer = Client().post(at.url("pass_record", anna), at.entry(ben), **HTMX)
+        assert entered_answer.status_code == 200, entered_answer.content.decode()[-500:]
+    finally:
+        entered.set()
+        poller.join(TIMEOUT)
+    assert not poller.is_alive() and not errors, errors
+    (first,) = answers
+    assert first.status_code == 200 and "pending-entry" not in first.content.decode()
+
+    again = Client().get(at.url("pass_table", ben), HTTP_IF_NONE_MATCH=first["ETag"], **HTMX)
+    assert again.status_code == 200, "the poll's ETag kept the phone on the moment before the entry"
+    assert f"{at.names[anna]} entered: {at.names[ben]} won game 1" in again.content.decode()
