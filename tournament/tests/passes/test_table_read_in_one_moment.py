@@ -7,6 +7,8 @@ another tablet" (a browser run on a slow machine)."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
+from typing import TypeVar
 
 import pytest
 from django.db import connection
@@ -21,41 +23,43 @@ from tournament.tests.passes.test_table_entry_views import HTMX, Phones
 from tournament.tests.races import POSTGRES_RACES, TIMEOUT
 
 pytestmark = POSTGRES_RACES
+T = TypeVar("T")
 
 
-def read_while_entered(table4: Table4, enter: object) -> play_selectors.TableView:
-    """``table_view`` in another thread, on its own connection; ``enter()`` commits in this one right
-    after that thread has read the table's row and before it reads the games."""
-    row_read, entered = threading.Event(), threading.Event()
-    views: list[play_selectors.TableView] = []
+def read_while_written(read: Callable[[], T], write: Callable[[], object]) -> T:
+    """``read()`` in another thread, on its own connection; ``write()`` commits in this one right
+    after that thread has read a table's row (its first query of ``tournament_table``) and before
+    its next query. Returns what ``read()`` returned."""
+    row_read, written = threading.Event(), threading.Event()
+    results: list[T] = []
     errors: list[BaseException] = []
 
     def pause_after_the_tables_row(execute, sql, params, many, context):  # type: ignore[no-untyped-def]
         result = execute(sql, params, many, context)
         if sql.lstrip().startswith("SELECT") and 'FROM "tournament_table"' in sql and not row_read.is_set():
             row_read.set()
-            assert entered.wait(TIMEOUT), "the entry was not committed"
+            assert written.wait(TIMEOUT), "the write was not committed"
         return result
 
-    def read() -> None:
+    def reader_thread() -> None:
         try:
             with connection.execute_wrapper(pause_after_the_tables_row):
-                views.append(play_selectors.table_view(table4.tournament, table4.table.pk))
+                results.append(read())
         except BaseException as error:  # reported below
             errors.append(error)
         finally:
             connection.close()
 
-    reader = threading.Thread(target=read)
+    reader = threading.Thread(target=reader_thread)
     reader.start()
     try:
         assert row_read.wait(TIMEOUT), "the table's row was never read"
-        enter()  # type: ignore[operator]
+        write()
     finally:
-        entered.set()
+        written.set()
         reader.join(TIMEOUT)
     assert not reader.is_alive() and not errors, errors
-    return views[0]
+    return results[0]
 
 
 @pytest.mark.parametrize("fmt", ["knockout", "life_bands", "points"])
@@ -64,7 +68,9 @@ def test_an_entry_committed_mid_read_is_shown_whole_or_not_yet(fmt: str) -> None
     before = Table.objects.get(pk=table4.table.pk).version
     anna, ben = table4.ids[0], table4.ids[1]
 
-    seen = read_while_entered(table4, lambda: table4.enter(anna, ben))
+    seen = read_while_written(
+        lambda: play_selectors.table_view(table4.tournament, table4.table.pk), lambda: table4.enter(anna, ben)
+    )
 
     # The moment before the entry: no pending line, and the version of that moment.
     assert seen.pending is None
@@ -82,37 +88,12 @@ def test_a_poll_answered_while_an_entry_lands_is_not_kept_by_its_etag() -> None:
     phone on the moment before it)."""
     at = Phones(enums.Format.KNOCKOUT)
     anna, ben = at.ids[0], at.ids[1]
-    row_read, entered = threading.Event(), threading.Event()
-    answers: list[HttpResponse] = []
-    errors: list[BaseException] = []
 
-    def pause_after_the_tables_row(execute, sql, params, many, context):  # type: ignore[no-untyped-def]
-        result = execute(sql, params, many, context)
-        if sql.lstrip().startswith("SELECT") and 'FROM "tournament_table"' in sql and not row_read.is_set():
-            row_read.set()
-            assert entered.wait(TIMEOUT), "the entry was not committed"
-        return result
+    def enter() -> None:
+        answer = Client().post(at.url("pass_record", anna), at.entry(ben), **HTMX)
+        assert answer.status_code == 200, answer.content.decode()[-500:]
 
-    def poll() -> None:
-        try:
-            with connection.execute_wrapper(pause_after_the_tables_row):
-                answers.append(Client().get(at.url("pass_table", ben), **HTMX))
-        except BaseException as error:  # reported below
-            errors.append(error)
-        finally:
-            connection.close()
-
-    poller = threading.Thread(target=poll)
-    poller.start()
-    try:
-        assert row_read.wait(TIMEOUT), "the table's row was never read"
-        entered_answer = Client().post(at.url("pass_record", anna), at.entry(ben), **HTMX)
-        assert entered_answer.status_code == 200, entered_answer.content.decode()[-500:]
-    finally:
-        entered.set()
-        poller.join(TIMEOUT)
-    assert not poller.is_alive() and not errors, errors
-    (first,) = answers
+    first: HttpResponse = read_while_written(lambda: Client().get(at.url("pass_table", ben), **HTMX), enter)
     assert first.status_code == 200 and "pending-entry" not in first.content.decode()
 
     again = Client().get(at.url("pass_table", ben), HTTP_IF_NONE_MATCH=first["ETag"], **HTMX)
