@@ -8,6 +8,10 @@
 // is being sent (body[data-poll-hold]), an htmx request runs, a dialog is open,
 // or the tab is hidden. Every answer, or its absence, is reported as the event
 // "spielleitung:connection" so the banner can say when the page is out of date.
+// Every poll that ran its course, skipped or not, is reported as the event
+// "spielleitung:polled" (detail: the region's id and the outcome: "busy",
+// "unchanged", "replaced", "kept" or "failed"): that a poll left a page alone has
+// no content to wait for, so the browser tests wait for this.
 (function () {
   "use strict";
   const TIMEOUT_MS = 8000;
@@ -27,7 +31,7 @@
 
   function poll(id) {
     const region = document.getElementById(id);
-    if (!region || busy(region)) return Promise.resolve();
+    if (!region || busy(region)) return Promise.resolve("busy");
     const url = region.dataset.pollUrl || window.location.pathname + window.location.search;
     const etag = region.dataset.etag || "";
     const headers = { "HX-Request": "true", "HX-Target": id };
@@ -39,26 +43,36 @@
       .then((response) => {
         if (response.status === 304) {
           report(true);
-          return null;
+          return "unchanged";
         }
         if (response.type === "opaqueredirect" || !response.ok) {
           // Logged out, or a server error: keep what is shown and say it may be old.
           report(response.status >= 500 ? false : true);
-          return null;
+          return "kept";
         }
         report(true);
         return response.text().then((html) => {
           const current = document.getElementById(id);
           // Replaced while this poll was under way (a tap's answer, another poll): that is newer; keep it.
-          if (current !== region || busy(current) || !html.includes('id="' + id + '"')) return;
+          if (current !== region || busy(current) || !html.includes('id="' + id + '"')) return "kept";
           window.htmx.swap(current, html, { swapStyle: "outerHTML" });
           const fresh = document.getElementById(id);
           const tag = response.headers.get("ETag");
           if (fresh && tag) fresh.dataset.etag = tag;
+          return "replaced";
         });
       })
-      .catch(() => report(false))
+      .catch(() => {
+        report(false);
+        return "failed";
+      })
       .finally(() => window.clearTimeout(timer));
+  }
+
+  function pollAndReport(id) {
+    return poll(id).then((outcome) => {
+      document.dispatchEvent(new CustomEvent("spielleitung:polled", { detail: { id: id, outcome: outcome } }));
+    });
   }
 
   ids.forEach((id) => {
@@ -68,12 +82,12 @@
     window.setInterval(() => {
       if (running) return;
       running = true;
-      poll(id).finally(() => (running = false));
+      pollAndReport(id).finally(() => (running = false));
     }, seconds * 1000);
   });
   // Coming back to the tab (or the connection): look at once.
   document.addEventListener("visibilitychange", () => {
-    if (!document.hidden) ids.forEach(poll);
+    if (!document.hidden) ids.forEach(pollAndReport);
   });
-  window.addEventListener("online", () => ids.forEach(poll));
+  window.addEventListener("online", () => ids.forEach(pollAndReport));
 })();

@@ -184,6 +184,37 @@ def _disconnected(route: Route) -> None:
     route.abort("internetdisconnected")
 
 
+# Resolves with the outcomes of the next `count` polls of poll.js ("spielleitung:polled"), skipped
+# ones ("busy") counted unless `idle`; rejects when they do not come in time.
+NEXT_POLLS = """
+([count, idle, timeoutMs]) => new Promise((resolve, reject) => {
+  const outcomes = [];
+  const timer = setTimeout(() => {
+    document.removeEventListener("spielleitung:polled", listener);
+    reject(new Error("only " + outcomes.length + " of " + count + " polls came: " + outcomes.join(", ")));
+  }, timeoutMs);
+  function listener(event) {
+    if (idle && event.detail.outcome === "busy") return;
+    outcomes.push(event.detail.id + ": " + event.detail.outcome);
+    if (outcomes.length < count) return;
+    clearTimeout(timer);
+    document.removeEventListener("spielleitung:polled", listener);
+    resolve(outcomes);
+  }
+  document.addEventListener("spielleitung:polled", listener);
+})
+"""
+
+
+def wait_for_polls(page: Page, count: int = 2, *, idle: bool = False) -> list[str]:
+    """Wait until the page's polls (poll.js) have run ``count`` times from now, and return their
+    outcomes ("<region id>: busy|unchanged|replaced|kept|failed"). That a poll left a page alone has
+    no content to wait for: this waits for the polls themselves, never for a timer. ``idle``: count
+    only the polls that were not skipped (nothing being sent, nothing half-done on the page)."""
+    outcomes: list[str] = page.evaluate(NEXT_POLLS, [count, idle, (count + 1) * TIMEOUT_MS])
+    return outcomes
+
+
 def assert_assets_loaded(page: Page) -> None:
     """The stylesheet and htmx really arrived from /static/ (not a bare HTML page)."""
     background = page.locator("header.topbar").evaluate("el => getComputedStyle(el).backgroundColor")

@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tournament import enums, simulation
 from tournament.models import Player, StartNumberDraw, Tournament
-from tournament.tests.browser.conftest import PASSWORD, TIMEOUT_MS, log_in
+from tournament.tests.browser.conftest import PASSWORD, TIMEOUT_MS, log_in, wait_for_polls
 from tournament.tests.factories import StaffRoleFactory
 from tournament.tests.formats.points.helpers import play_round, start
 from tournament.tests.helpers import set_settings
@@ -158,7 +158,7 @@ def test_organiser_reads_the_warning_before_finishing_early_and_cancels(  # type
     )
     expect(panel.get_by_role("button", name="Yes, finish now")).to_be_visible()
     expect(page.get_by_role("button", name="Seat round 2")).to_have_count(0)
-    page.wait_for_timeout(4_500)  # two polls: the question stays
+    wait_for_polls(page, 2)  # two polls: the question stays
     expect(panel).to_be_visible()
     screenshot(page, "confirm-05-finish-early-question")
 

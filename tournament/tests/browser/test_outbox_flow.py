@@ -31,7 +31,7 @@ from tournament.formats.knockout import services as knockout
 from tournament.formats.life_bands import services as life_bands
 from tournament.models import StaffRole, Table, Tournament
 from tournament.play import results
-from tournament.tests.browser.conftest import go_offline, go_online
+from tournament.tests.browser.conftest import go_offline, go_online, wait_for_polls
 from tournament.tests.browser.tablet import DESK, expect_status, panel, seated
 from tournament.tests.helpers import set_settings
 from tournament.writes import REFUSED
@@ -434,7 +434,7 @@ def test_a_half_done_hand_is_not_replaced_by_a_poll(new_tablet, field, referee) 
     tap(calculator(page, second.player_id), "7", "draw_two")
     # Something else changes in the tournament; the polls must leave the hand alone.
     Tournament.objects.filter(pk=tournament.pk).update(version=tournament.version + 50)
-    page.wait_for_timeout(5_000)  # two poll intervals
+    wait_for_polls(page, 2)
     expect(calculator(page, second.player_id).locator("[data-calc-hand]")).to_have_text("7 · +2")
     expect(page.locator('input[name="winner"]:checked')).to_have_value(str(winner.player_id))
 
@@ -491,8 +491,13 @@ def test_a_waiting_entry_can_be_discarded(new_tablet, field, referee) -> None:  
     # The second was entered on top of the first: it is not sent either, and says why.
     expect(outbox_entries(page)).to_have_count(1)
     expect(outbox_entries(page)).to_contain_text("Not sent: an earlier entry at this table was not recorded")
+    posts: list[str] = []
+    page.on("request", lambda request: posts.append(request.url) if request.method == "POST" else None)
     go_online(page)
-    page.wait_for_timeout(3_000)
+    # Back online the page polls at once and every few seconds after; two polls that ran (nothing held
+    # them back for an entry being sent) show that nothing was sent.
+    wait_for_polls(page, 2, idle=True)
+    assert posts == []
     assert valid_games(table) == []
     outbox_entries(page).get_by_role("button", name="Dismiss").click()
     expect(outbox_entries(page)).to_have_count(0)
@@ -533,5 +538,5 @@ def test_a_double_tap_records_one_game(new_tablet, field, referee) -> None:  # t
     seat_rows(page).nth(0).get_by_role("button", name="Won").dblclick()
     expect(panel(page).locator("#table-notice")).to_contain_text("Saved: game 1")
     expect(seat_rows(page).locator(".tally-value")).to_have_text(["1", "0", "0"])
-    page.wait_for_timeout(1_000)
+    wait_for_polls(page, 1, idle=True)  # a poll that ran: no entry is being sent any more
     assert valid_games(table) == [(1, seats[0].player_id, None)]
