@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import time
 import uuid
 from urllib.parse import unquote
 
@@ -380,6 +381,18 @@ def test_the_referee_page_costs_the_same_with_a_refusal_shown(client, knockout_t
     post(client, path, {"winner": b, "version": table.version, "key": "x2"})
     assert count_queries(client, url("referee_table", tournament, table.pk)) == before
     assert Table.objects.get(pk=table.pk).status == enums.TableStatus.PLAYING
+
+
+def test_a_page_costs_the_same_a_second_later(client, knockout_table):
+    """Query counts do not depend on the clock (root ``conftest._versions_kept_for_the_whole_test``):
+    a GET more than the default second after the last one costs what the GET right after it did.
+    With the one-second default, the later GET read the tournament's version again."""
+    tournament, table, _ids, _ref = knockout_table
+    page = url("referee_table", tournament, table.pk)
+    count_queries(client, page)  # the version read once, then cached
+    right_after = count_queries(client, page)
+    time.sleep(1.2)
+    assert count_queries(client, page) == right_after
 
 
 def test_the_log_costs_the_same_at_20_and_500_players(client, staff_user):
