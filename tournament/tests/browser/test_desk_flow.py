@@ -104,8 +104,14 @@ def test_desk_clerk_runs_the_registration_desk_on_a_tablet(tablet: Page, clerk, 
 
     # 2. Register five players one by one.
     register = page.get_by_role("region", name="Register a player")
+    # The club's register answers the typed name under the field (a list, or a line saying the person
+    # is new), which moves the fields and the button below it: the clerk sees that answer before going
+    # on. Clicked while it came in, on a loaded machine, "Register" once sent nothing (the page stayed).
+    suggestions = register.locator("#person-suggestions")
+    answered = re.compile(r"In the club's register:|Not in the club's register yet")
     for number, (name, club) in enumerate(PLAYERS, start=1):
         register.get_by_label("Name").fill(name)
+        expect(suggestions).to_contain_text(answered)
         register.get_by_label("Club").fill(club)
         register.get_by_role("button", name="Register", exact=True).click()
         expect(page.locator(".messages")).to_contain_text(f"{name} registered.")
@@ -115,6 +121,7 @@ def test_desk_clerk_runs_the_registration_desk_on_a_tablet(tablet: Page, clerk, 
 
     # A second "Anna Berger": warned, nothing saved until confirmed; the clerk cancels.
     register.get_by_label("Name").fill("anna  berger")
+    expect(suggestions).to_contain_text("Anna Berger")
     register.get_by_label("Club").fill("Tauchclub Ost")
     register.get_by_role("button", name="Register", exact=True).click()
     warning = register.get_by_role("alert")
