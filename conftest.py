@@ -95,12 +95,13 @@ def _english() -> object:
 def _versions_kept_for_the_whole_test(request):  # type: ignore[no-untyped-def]
     """A tournament's cached version (``tournament.versions``) is trusted for an hour in a test,
     not the per-process default of one second. With one second, how many queries a page costs
-    depended on the clock: a GET more than a second after the last write read the version again
+    depended on the clock: a GET more than a second after the version was cached read it again
     (one query more), so on a busy machine a query-count test that compares two GETs failed
     (``test_the_referee_page_costs_the_same_with_a_refusal_shown``: 9 == 8). The services' writes
     forget and publish the version as in production, so nothing a test checks goes stale. The
     browser tests keep the default: their live server shares this process, and some change a row
-    behind the services' back and wait for the page to see it."""
+    behind the services' back and wait for the page to see it. (It replaces the same setting that
+    the pass, polling and public-cache tests each made for themselves.)"""
     if request.node.get_closest_marker("browser") is not None:
         yield
         return

@@ -24,13 +24,6 @@ from tournament.tests.helpers import field_at_once, record_one_result, refreshed
 pytestmark = [pytest.mark.core, pytest.mark.django_db]
 
 
-@pytest.fixture(autouse=True)
-def _versions_trusted(settings):  # type: ignore[no-untyped-def]
-    """One process: every write is seen, so a cached version is trusted as long as the test runs
-    (with the per-process default it is trusted one second: another worker's write is not seen)."""
-    settings.VERSION_CACHE_SECONDS = 60
-
-
 # (url name, region id) of every polled staff page.
 STAFF_REGIONS = [("referee_tables", "tables-list"), ("referee_table", "table-panel"), ("rounds", "rounds-body")]
 

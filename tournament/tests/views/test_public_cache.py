@@ -41,10 +41,10 @@ HX = {"HTTP_HX_REQUEST": "true"}
 
 
 @pytest.fixture(autouse=True)
-def _one_process(settings):  # type: ignore[no-untyped-def]
-    """An empty cache, trusted as long as the test runs (one process: every write is seen)."""
+def _one_process() -> None:
+    """An empty cache, trusted as long as the test runs (the root conftest's
+    ``_versions_kept_for_the_whole_test``; one process: every write is seen)."""
     cache.clear()
-    settings.VERSION_CACHE_SECONDS = 60
 
 
 def public(name: str, tournament: Tournament, query: str = "") -> str:
