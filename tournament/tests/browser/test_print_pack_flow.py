@@ -174,14 +174,14 @@ def assert_printed_grid_whole(browser: Browser, page: Page, name: str) -> None:
             return png_pixels(viewer.screenshot(clip=clip))[2]
 
         # The viewer draws the page some time after loading (nothing in the page to wait for): the
-        # line across its middle, until it shows the white page and is the same twice in a row. Not
-        # just "of more than one colour": a loaded run once took the viewer's grey frame, drawn
-        # before the page, for it.
+        # line across its middle, until it shows the white page beside the dark background and is the
+        # same twice in a row. "More than one colour" alone let a loaded run take the viewer's grey
+        # frame, drawn before the page, for it; "some white" alone would take a blank white view.
         middle: list[int] = []
         for _attempt in range(80):
             viewer.wait_for_timeout(250)
             line = strip(0, height // 2, VIEWER_WIDTH, 1)[0]
-            if line == middle and any(value > 250 for value in line):
+            if line == middle and any(value > 250 for value in line) and len(set(line)) > 1:
                 break
             middle = line
         else:
