@@ -40,13 +40,6 @@ pytestmark = [pytest.mark.core, pytest.mark.django_db]
 HX = {"HTTP_HX_REQUEST": "true"}
 
 
-@pytest.fixture(autouse=True)
-def _one_process() -> None:
-    """An empty cache, trusted as long as the test runs (the root conftest's
-    ``_versions_kept_for_the_whole_test``; one process: every write is seen)."""
-    cache.clear()
-
-
 def public(name: str, tournament: Tournament, query: str = "") -> str:
     return reverse(f"tournament:{name}", args=[tournament.public_key]) + query
 
