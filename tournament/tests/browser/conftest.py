@@ -215,6 +215,13 @@ def wait_for_polls(page: Page, count: int = 2, *, idle: bool = False) -> list[st
     return outcomes
 
 
+def wait_for_search(page: Page, query: str) -> None:
+    """Wait for the answer to the whole of a search typed as you type (the check-in's list, the
+    phone's Find): its answer puts ``query`` in the address (hx-push-url). Until then the list still
+    shows the search before, or an answer to part of what was typed, which the next answer replaces."""
+    page.wait_for_function("q => new URLSearchParams(location.search).get('q') === q", arg=query, timeout=TIMEOUT_MS)
+
+
 def assert_assets_loaded(page: Page) -> None:
     """The stylesheet and htmx really arrived from /static/ (not a bare HTML page)."""
     background = page.locator("header.topbar").evaluate("el => getComputedStyle(el).backgroundColor")

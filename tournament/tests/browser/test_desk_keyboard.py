@@ -18,6 +18,7 @@ from playwright.sync_api import Page, expect
 
 from tournament import enums
 from tournament.models import CheckIn, Player
+from tournament.tests.browser.conftest import wait_for_search
 from tournament.tests.factories import StaffRoleFactory, TournamentFactory
 
 pytestmark = pytest.mark.browser
@@ -69,6 +70,7 @@ def test_register_and_check_in_three_players_by_keyboard(new_tablet, clerk, scre
     screenshot(page, "desk-check-in-1280x800")
     for player, _club in PLAYERS:
         page.keyboard.type(SEARCH[player])
+        wait_for_search(page, SEARCH[player])  # not a list that answers part of it
         rows = page.locator("#player-list article.player-row")
         expect(rows).to_have_count(1)
         expect(rows.first).to_have_attribute("data-player", player)

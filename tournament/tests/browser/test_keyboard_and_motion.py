@@ -19,7 +19,7 @@ from playwright.sync_api import Locator, Page, expect
 from games.models import Game
 from tournament import enums
 from tournament.models import Player, StaffRole
-from tournament.tests.browser.conftest import PASSWORD
+from tournament.tests.browser.conftest import PASSWORD, wait_for_search
 from tournament.tests.factories import TournamentFactory
 from tournament.tests.helpers import seated
 from tournament.tests.views import scenarios
@@ -88,7 +88,9 @@ def test_the_desk_registers_and_checks_in_three_players_by_keyboard(new_tablet, 
         tab_to(page, page.get_by_role("searchbox"))
         page.keyboard.press("Control+A")
         page.keyboard.type(name.split()[1])
+        wait_for_search(page, name.split()[1])  # until then the list shows the last player's search
         row = page.locator(f'article.player-row[data-player="{name}"]')
+        expect(row).to_be_visible()
         expect(page.locator("#player-list article.player-row")).to_have_count(1)
         # Tick each checklist item with Space, then check in with Enter.
         toggles = row.locator("button.check-toggle")
