@@ -27,7 +27,7 @@ from tournament.desk.players import waiting_place
 from tournament.errors import ServiceError
 from tournament.models import AuditEntry, Player, PlayerPass, RegistrationWindow, Tournament
 from tournament.passes import services, signup
-from tournament.tests.factories import PlayerFactory, TournamentFactory
+from tournament.tests.factories import PlayerFactory, TournamentFactory, players_in_bulk
 
 pytestmark = pytest.mark.django_db
 
@@ -356,7 +356,7 @@ def test_the_sign_up_pages_cost_the_same_at_20_and_500_players() -> None:
     counts = {}
     for size in (20, 500):
         tournament = open_tournament(capacity=5000, fee_fixes_place=True)
-        PlayerFactory.create_batch(size, tournament=tournament)
+        players_in_bulk(size, tournament=tournament)
         counts[size] = _sign_up_queries(tournament)
     assert counts[20] == counts[500] == (SIGN_UP_PAGE_QUERIES, WITHDRAW_ASK_QUERIES, WAITING_PASS_QUERIES), counts
 

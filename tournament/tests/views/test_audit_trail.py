@@ -34,7 +34,7 @@ from tournament.formats.knockout import services as knockout
 from tournament.middleware import Origin, RequestOriginMiddleware, current_origin, describe_device
 from tournament.models import AuditEntry, CheckIn, Player, Table, Tournament
 from tournament.selectors import audit as audit_selectors
-from tournament.tests.factories import PlayerFactory, TournamentFactory
+from tournament.tests.factories import PlayerFactory, TournamentFactory, players_in_bulk
 from tournament.tests.helpers import OUTSIDERS, refreshed, seated, url
 from tournament.tests.views.scenarios import field
 from tournament.writes import REFUSED, audit, audit_refusal
@@ -371,7 +371,7 @@ def busy_log(size: int, staff_user) -> tuple[Tournament, Client, str]:  # type: 
     """``size`` checked-in players, round 1 seated, a check-in entry per player and a game at
     three tables (one refused): more entries than a page at 500, fewer at 20."""
     tournament = TournamentFactory(capacity=size, checklist=[])
-    players = PlayerFactory.create_batch(size, tournament=tournament, status=enums.PlayerStatus.CHECKED_IN)
+    players = players_in_bulk(size, tournament=tournament, status=enums.PlayerStatus.CHECKED_IN)
     CheckIn.objects.bulk_create(CheckIn(player=player) for player in players)
     AuditEntry.objects.bulk_create(
         AuditEntry(tournament=tournament, action="player_checked_in", player=p, detail={"player": p.pk})

@@ -16,7 +16,7 @@ from tournament.formats.knockout import dry_run as knockout_dry_run
 from tournament.formats.life_bands import services as life_bands_services
 from tournament.models import CheckIn, Player, Round, Seat
 from tournament.selectors import screen as screen_selectors
-from tournament.tests.factories import PlayerFactory, TournamentFactory
+from tournament.tests.factories import TournamentFactory, players_in_bulk
 from tournament.tests.helpers import field_at_once
 
 pytestmark = [pytest.mark.core, pytest.mark.django_db]
@@ -35,7 +35,7 @@ def field_in_play(players: int, seed: int = 1):
         tournament = field_at_once(fmt=enums.Format.KNOCKOUT, players=players, seed=seed)
     else:
         tournament = TournamentFactory(capacity=players, checklist=[])
-        batch = PlayerFactory.create_batch(players, tournament=tournament, status=enums.PlayerStatus.CHECKED_IN)
+        batch = players_in_bulk(players, tournament=tournament, status=enums.PlayerStatus.CHECKED_IN)
         CheckIn.objects.bulk_create(CheckIn(player=p) for p in batch)
         desk.draw_start_numbers(tournament=tournament, actor=None, seed=seed)
     knockout_dry_run.seat_next_round(tournament, actor=None, seed=seed)

@@ -43,7 +43,7 @@ from tournament.formats.life_bands import services as life_bands_services
 from tournament.formats.points import services as points_services
 from tournament.models import CheckIn, LedgerEntry, Player, PoolEntry, Round, Seat, Table, Tournament
 from tournament.selectors import screen as screen_selectors
-from tournament.tests.factories import PlayerFactory, TournamentFactory
+from tournament.tests.factories import TournamentFactory, players_in_bulk
 from tournament.tests.helpers import refreshed, seated, set_dealer, set_settings, undo, url
 from tournament.tests.views.scenarios import FORMATS, cut_band, lose, win
 from tournament.writes import bump
@@ -78,7 +78,7 @@ def quick_field(fmt: str, size: int) -> Tournament:
         # Ties share their place: the tables decided in bulk tie on the podium, and the finish
         # would wait for a play-off (its pages are measured in tests/formats/points/test_ties.py).
         set_settings(tournament, round_time_limit_minutes=25, points_tie_resolution="shared")
-    players = PlayerFactory.create_batch(size, tournament=tournament, status=enums.PlayerStatus.CHECKED_IN)
+    players = players_in_bulk(size, tournament=tournament, status=enums.PlayerStatus.CHECKED_IN)
     CheckIn.objects.bulk_create(CheckIn(player=player) for player in players)
     desk.draw_start_numbers(tournament=tournament, actor=None, seed=size)
     tournament.refresh_from_db()
