@@ -15,13 +15,14 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Game
-from tournament import desk, enums, folding, simulation
+from tournament import desk, enums, simulation
 from tournament.desk.players import name_key
 from tournament.formats import registry
 from tournament.formats.knockout import services as knockout
 from tournament.formats.life_bands import services as life_bands
 from tournament.models import AuditEntry, CheckIn, Player, Table, Tournament
 from tournament.play import results
+from tournament.tests.factories import insert_players
 from tournament.writes import bump
 
 # Who must be refused on a tournament's staff pages (see the login_as fixture).
@@ -66,17 +67,18 @@ def field_at_once(*, fmt: str, players: int, seed: int) -> Tournament:
     tournament = simulation.new_field_tournament(fmt=fmt, players=players, seed=seed)
     checked_in_at = timezone.now()
     names_and_clubs = simulation.field_names(players, seed)
-    field = Player.objects.bulk_create(
-        Player(
-            tournament=tournament,
-            name=name,
-            club=club,
-            name_key=name_key(name),
-            folded=folding.search_text(name, club),  # Player.save() sets it; bulk_create does not call save()
-            status=enums.PlayerStatus.CHECKED_IN,
-            status_changed_at=checked_in_at,
-        )
-        for name, club in names_and_clubs
+    field = insert_players(
+        [
+            Player(
+                tournament=tournament,
+                name=name,
+                club=club,
+                name_key=name_key(name),
+                status=enums.PlayerStatus.CHECKED_IN,
+                status_changed_at=checked_in_at,
+            )
+            for name, club in names_and_clubs
+        ]
     )
     CheckIn.objects.bulk_create(CheckIn(player=player) for player in field)
     entries = []
